@@ -1,0 +1,68 @@
+"""One module per extension family (DESIGN §1). Nothing outside this package spells an extension's JSON.
+
+``read_scene`` runs every family's reader in dependency order (shapes before the bodies that use them,
+bodies before joints, vehicles and gravity). ``write_scene`` writes a scene in the newest OMI or KHR form
+into a copy of the document stripped of every physics extension it knows.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Literal
+
+from ..gltf.document import Document
+from ..model import PhysicsScene
+from . import khr_rigid_bodies, omi_body, omi_gravity, omi_seat, omi_vehicle
+from .base import Loss, ReadContext, WriteContext
+
+# Every extension name the readers understand, so a writer can strip them before writing the target form.
+PHYSICS_EXTENSIONS: tuple[str, ...] = (
+    *omi_body.EXTENSIONS,
+    *khr_rigid_bodies.EXTENSIONS,
+    *omi_gravity.EXTENSIONS,
+    *omi_seat.EXTENSIONS,
+    *omi_vehicle.EXTENSIONS,
+)
+
+_READERS = (omi_body, khr_rigid_bodies, omi_vehicle, omi_gravity, omi_seat)
+
+
+def detect_generations(doc: Document) -> dict[str, str]:
+    """Extension name → generation id (DIGEST §0) for every physics extension the document uses."""
+    found: dict[str, str] = {}
+    for module in _READERS:
+        found.update(module.detect(doc.json))
+    return found
+
+
+def read_scene(doc: Document) -> PhysicsScene:
+    ctx = ReadContext.for_document(doc)
+    ctx.scene.generations = detect_generations(doc)
+    for module in _READERS:
+        module.read(ctx)
+    return ctx.scene
+
+
+def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
+    out = copy.deepcopy(doc.json)
+    _strip(out, PHYSICS_EXTENSIONS)
+    ctx = WriteContext(gltf=out, scene=scene, family=family)
+    if family == "omi":
+        omi_body.write(ctx)
+    else:
+        khr_rigid_bodies.write(ctx)
+    omi_vehicle.write(ctx)
+    omi_gravity.write(ctx)
+    omi_seat.write(ctx)
+    return Document(json=out, buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb), ctx.losses
+
+
+def _strip(gltf: dict, names: tuple[str, ...]) -> None:
+    for holder in [gltf, *(gltf.get("nodes") or [])]:
+        ext = holder.get("extensions") if isinstance(holder, dict) else None
+        if isinstance(ext, dict):
+            for name in names:
+                ext.pop(name, None)
+    for key in ("extensionsUsed", "extensionsRequired"):
+        if key in gltf:
+            gltf[key] = [e for e in gltf[key] if e not in names]

@@ -1,0 +1,155 @@
+"""What every dialect reader and writer shares: the read context and small JSON helpers.
+
+A reader gets a :class:`ReadContext` holding the document, the scene being filled and cross-family
+lookups (OMI shapes by index, hierarchy). Readers are lenient: they read what they can understand, record a
+:class:`~gltf_physics.model.ReadNote` for what they accepted leniently, and leave judging to the validator.
+They raise :class:`~gltf_physics.gltf.errors.GltfError` (with the JSON pointer) only where nothing sensible
+can be read, e.g. a shape index that points nowhere.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..gltf.document import Document
+from ..gltf.errors import GltfError
+from ..gltf.hierarchy import ancestors, parents
+from ..gltf.transforms import world_matrices
+from ..model import PhysicsScene, ReadNote, Shape
+
+
+@dataclass
+class ReadContext:
+    doc: Document
+    scene: PhysicsScene
+    parent_of: list[int | None] = field(default_factory=list)
+    omi_shapes: list[Shape | None] = field(default_factory=list)  # OMI_physics_shape / OMI_collider by index
+    _world: list[np.ndarray] | None = None
+
+    @classmethod
+    def for_document(cls, doc: Document) -> ReadContext:
+        return cls(doc=doc, scene=PhysicsScene(document=doc), parent_of=parents(doc.json))
+
+    @property
+    def gltf(self) -> dict[str, Any]:
+        return self.doc.json
+
+    @property
+    def nodes(self) -> list[Any]:
+        return self.doc.json.get("nodes") or []
+
+    def world(self, node: int) -> np.ndarray:
+        if self._world is None:
+            self._world = world_matrices(self.doc.json)
+        return self._world[node]
+
+    def ancestors(self, node: int) -> list[int]:
+        return list(ancestors(self.parent_of, node))
+
+    def note(self, code: str, pointer: str, message: str) -> None:
+        self.scene.notes.append(ReadNote(code, pointer, message))
+
+    def error(self, pointer: str, message: str) -> GltfError:
+        return GltfError(message, file=self.doc.name, pointer=pointer)
+
+
+def node_ext(node: Any, name: str) -> dict[str, Any] | None:
+    """``node.extensions[name]`` when it is an object."""
+    if not isinstance(node, dict):
+        return None
+    ext = node.get("extensions")
+    if not isinstance(ext, dict):
+        return None
+    value = ext.get(name)
+    return value if isinstance(value, dict) else None
+
+
+def doc_ext(gltf: dict[str, Any], name: str) -> dict[str, Any] | None:
+    return node_ext(gltf, name)
+
+
+def num(obj: dict[str, Any], key: str, default: float) -> float:
+    """A finite-or-infinite number, the default when absent or not a number (the validator reports it)."""
+    v = obj.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        if v == "Infinity":  # the OMI joint seed schema spells +∞ as a string
+            return math.inf
+        return default
+    return float(v)
+
+
+def vec(obj: dict[str, Any], key: str, default: tuple[float, ...]) -> tuple[float, ...]:
+    v = obj.get(key)
+    if isinstance(v, list) and len(v) == len(default) and all(
+        isinstance(c, (int, float)) and not isinstance(c, bool) for c in v
+    ):
+        return tuple(float(c) for c in v)
+    return default
+
+
+def index(obj: dict[str, Any], key: str, length: int, ctx: ReadContext, pointer: str) -> int | None:
+    """An optional index: absent ⇒ None; -1 ⇒ None with a GEN-3 note (D-1); out of range ⇒ GltfError."""
+    v = obj.get(key)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ctx.error(f"{pointer}/{key}", f"'{key}' must be an integer index, got {v!r}")
+    if v == -1:
+        ctx.note("GEN-3", f"{pointer}/{key}", f"'{key}': -1 read as absent; omit the property instead")
+        return None
+    if not 0 <= v < length:
+        raise ctx.error(f"{pointer}/{key}", f"'{key}' index {v} is outside 0..{length - 1}")
+    return v
+
+
+@dataclass(frozen=True)
+class Loss:
+    """Something a writer could not express exactly in the target form (the conversion loss report)."""
+
+    code: str
+    pointer: str
+    message: str
+
+
+@dataclass
+class WriteContext:
+    """A writer's view of the output: the JSON being built (a copy stripped of physics extensions)."""
+
+    gltf: dict[str, Any]
+    scene: PhysicsScene
+    family: str  # "omi" or "khr"
+    losses: list[Loss] = field(default_factory=list)
+
+    def use(self, extension: str) -> None:
+        used = self.gltf.setdefault("extensionsUsed", [])
+        if extension not in used:
+            used.append(extension)
+
+    def set_node_ext(self, node: int, name: str, value: dict[str, Any]) -> None:
+        self.gltf["nodes"][node].setdefault("extensions", {})[name] = value
+        self.use(name)
+
+    def set_doc_ext(self, name: str, value: dict[str, Any]) -> None:
+        self.gltf.setdefault("extensions", {})[name] = value
+        self.use(name)
+
+    def add_node(self, node: dict[str, Any], parent: int | None) -> int:
+        """Append a node (as a child of ``parent``, or unparented) and return its index."""
+        nodes = self.gltf.setdefault("nodes", [])
+        nodes.append(node)
+        i = len(nodes) - 1
+        if parent is not None:
+            nodes[parent].setdefault("children", []).append(i)
+        return i
+
+    def loss(self, code: str, pointer: str, message: str) -> None:
+        self.losses.append(Loss(code, pointer, message))
+
+
+def finite_or_omit(value: float) -> float | None:
+    """Infinite limits/stiffness/maxForce are written by omission (DIGEST §5.2, §6.1)."""
+    return None if math.isinf(value) else value

@@ -1,0 +1,24 @@
+"""The glTF document: the plain JSON dict plus its binary buffers (DESIGN §1, §2).
+
+Holding the JSON as parsed (key order, nulls, empty objects, extras, unknown extensions) is what makes
+load → save lossless. ``buffers[i]`` are the bytes of ``json["buffers"][i]`` (``None`` until needed when the
+file is not read eagerly is *not* done here: buffers are read at load so errors surface early).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Document:
+    json: dict[str, Any]
+    buffers: list[bytes] = field(default_factory=list)
+    path: Path | None = None  # where it was loaded from (resolves relative URIs of images on re-save)
+    is_glb: bool = False
+
+    @property
+    def name(self) -> str:
+        return str(self.path) if self.path else "<memory>"

@@ -1,0 +1,152 @@
+"""Node transforms: TRS or matrix → 4×4, world matrices, and the few quaternion helpers everyone needs.
+
+Quaternions are xyzw (glTF order). Matrices are 4×4 NumPy arrays acting on column vectors; glTF stores
+``matrix`` column-major, so it is reshaped and transposed on read.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .hierarchy import parents
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]
+
+
+def quat_to_matrix(q: Quat | np.ndarray) -> np.ndarray:
+    """3×3 rotation matrix of a (not necessarily unit) xyzw quaternion; zero ⇒ identity."""
+    x, y, z, w = (float(c) for c in q)
+    n = x * x + y * y + z * z + w * w
+    if n == 0.0 or not math.isfinite(n):
+        return np.eye(3)
+    s = 2.0 / n
+    return np.array([
+        [1 - s * (y * y + z * z), s * (x * y - z * w), s * (x * z + y * w)],
+        [s * (x * y + z * w), 1 - s * (x * x + z * z), s * (y * z - x * w)],
+        [s * (x * z - y * w), s * (y * z + x * w), 1 - s * (x * x + y * y)],
+    ])
+
+
+def matrix_to_quat(m: np.ndarray) -> Quat:
+    """xyzw unit quaternion of a 3×3 rotation matrix (Shepperd's method), with w ≥ 0."""
+    m = np.asarray(m, dtype=float)
+    tr = m[0, 0] + m[1, 1] + m[2, 2]
+    if tr > 0:
+        s = math.sqrt(tr + 1.0) * 2
+        q = ((m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, 0.25 * s)
+    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
+        s = math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
+        q = (0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s, (m[2, 1] - m[1, 2]) / s)
+    elif m[1, 1] > m[2, 2]:
+        s = math.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
+        q = ((m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s, (m[0, 2] - m[2, 0]) / s)
+    else:
+        s = math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
+        q = ((m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s, (m[1, 0] - m[0, 1]) / s)
+    n = math.sqrt(sum(c * c for c in q))
+    sign = -1.0 if q[3] < 0 else 1.0
+    return tuple(float(sign * c / n) for c in q)  # type: ignore[return-value]
+
+
+def quat_multiply(a: Quat, b: Quat) -> Quat:
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return (
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    )
+
+
+def trs_matrix(translation: Vec3 = (0, 0, 0), rotation: Quat = (0, 0, 0, 1),
+               scale: Vec3 = (1, 1, 1)) -> np.ndarray:
+    m = np.eye(4)
+    m[:3, :3] = quat_to_matrix(rotation) * np.asarray(scale, dtype=float)
+    m[:3, 3] = translation
+    return m
+
+
+def decompose(m: np.ndarray) -> tuple[Vec3, Quat, Vec3]:
+    """Translation, rotation, scale of an affine 4×4 (a negative determinant flips the X scale)."""
+    t = tuple(float(v) for v in m[:3, 3])
+    basis = np.asarray(m[:3, :3], dtype=float)
+    scale = np.linalg.norm(basis, axis=0)
+    if np.linalg.det(basis) < 0:
+        scale[0] = -scale[0]
+    safe = np.where(scale == 0, 1.0, scale)
+    q = matrix_to_quat(basis / safe)
+    return t, q, (float(scale[0]), float(scale[1]), float(scale[2]))  # type: ignore[return-value]
+
+
+def _vec(value: Any, default: tuple[float, ...]) -> tuple[float, ...]:
+    if isinstance(value, list) and len(value) == len(default):
+        try:
+            return tuple(float(v) for v in value)
+        except (TypeError, ValueError):
+            return default
+    return default
+
+
+def local_matrix(node: dict[str, Any]) -> np.ndarray:
+    """A node's local 4×4 from ``matrix`` or TRS; malformed values fall back to identity parts."""
+    matrix = node.get("matrix")
+    if isinstance(matrix, list) and len(matrix) == 16:
+        try:
+            return np.array(matrix, dtype=float).reshape(4, 4).T
+        except (TypeError, ValueError):
+            pass
+    t = _vec(node.get("translation"), (0.0, 0.0, 0.0))
+    r = _vec(node.get("rotation"), (0.0, 0.0, 0.0, 1.0))
+    s = _vec(node.get("scale"), (1.0, 1.0, 1.0))
+    return trs_matrix(t, r, s)  # type: ignore[arg-type]
+
+
+def world_matrices(gltf: dict[str, Any]) -> list[np.ndarray]:
+    """World 4×4 of every node (parents before children; a cycle's nodes are treated as roots)."""
+    nodes = gltf.get("nodes") or []
+    parent_of = parents(gltf)
+    local = [local_matrix(n if isinstance(n, dict) else {}) for n in nodes]
+    world: list[np.ndarray | None] = [None] * len(nodes)
+
+    def resolve(i: int) -> np.ndarray:
+        chain = []
+        j: int | None = i
+        seen: set[int] = set()
+        while j is not None and world[j] is None and j not in seen:
+            seen.add(j)
+            chain.append(j)
+            j = parent_of[j]
+        base = world[j] if j is not None and world[j] is not None else np.eye(4)
+        for k in reversed(chain):
+            base = base @ local[k]
+            world[k] = base
+        return world[i]  # type: ignore[return-value]
+
+    return [resolve(i) for i in range(len(nodes))]
+
+
+def relative_pose(world_parent: np.ndarray | None, world_child: np.ndarray) -> tuple[Vec3, Quat]:
+    """Pose of ``world_child`` in the (scale-free) frame of ``world_parent`` (world when ``None``).
+
+    Scale is removed from both frames: joint frames and body poses are rigid.
+    """
+    ct, cq, _ = decompose(world_child)
+    if world_parent is None:
+        return ct, cq
+    pt, pq, _ = decompose(world_parent)
+    rp = quat_to_matrix(pq)
+    t = rp.T @ (np.asarray(ct) - np.asarray(pt))
+    inv = (-pq[0], -pq[1], -pq[2], pq[3])
+    q = quat_multiply(inv, cq)
+    return (float(t[0]), float(t[1]), float(t[2])), _canonical(q)
+
+
+def _canonical(q: Quat) -> Quat:
+    n = math.sqrt(sum(c * c for c in q)) or 1.0
+    s = -1.0 / n if q[3] < 0 else 1.0 / n
+    return (q[0] * s, q[1] * s, q[2] * s, q[3] * s)

@@ -1,0 +1,59 @@
+"""The physics scene: everything the dialect readers understood, in one engine-agnostic hub."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .bodies import Body, Collider, CollisionFilter, PhysicsMaterial, Trigger
+from .gravity import GravityField, Seat, WorldGravity
+from .joints import Joint
+from .vehicles import HoverThruster, Thruster, Vehicle, Wheel
+
+if TYPE_CHECKING:
+    from ..gltf.document import Document
+
+
+@dataclass(frozen=True)
+class ReadNote:
+    """Something a reader accepted leniently (e.g. a ``-1`` index read as absent, GEN-3 / D-1).
+
+    ``code`` is the DIGEST rule id; the validator turns notes into messages.
+    """
+
+    code: str
+    pointer: str
+    message: str
+
+
+@dataclass
+class PhysicsScene:
+    """Lists are in document order (node order, then declaration order on a node).
+
+    ``generations`` maps each physics extension found to its generation id (DIGEST §0), e.g.
+    ``{"OMI_physics_body": "gen4-materials", "OMI_physics_shape": "gen4-tapered"}``.
+    """
+
+    generations: dict[str, str] = field(default_factory=dict)
+    bodies: list[Body] = field(default_factory=list)
+    colliders: list[Collider] = field(default_factory=list)
+    triggers: list[Trigger] = field(default_factory=list)
+    materials: list[PhysicsMaterial] = field(default_factory=list)
+    filters: list[CollisionFilter] = field(default_factory=list)
+    joints: list[Joint] = field(default_factory=list)
+    vehicles: list[Vehicle] = field(default_factory=list)
+    wheels: list[Wheel] = field(default_factory=list)
+    thrusters: list[Thruster] = field(default_factory=list)
+    hover_thrusters: list[HoverThruster] = field(default_factory=list)
+    gravity_fields: list[GravityField] = field(default_factory=list)
+    world_gravity: WorldGravity | None = None  # None: the file says nothing (runtime uses 9.81 down)
+    seats: list[Seat] = field(default_factory=list)
+    notes: list[ReadNote] = field(default_factory=list, compare=False)
+    document: Document | None = field(default=None, compare=False, repr=False)
+
+    def body(self, node: int) -> Body | None:
+        """The body whose motion sits on ``node``, if any."""
+        for b in self.bodies:
+            if b.node == node:
+                return b
+        return None
