@@ -1,3 +1,32 @@
-"""gltf-physics: read, validate, convert and simulate physics in glTF."""
+"""gltf-physics: read, validate, convert and simulate physics in glTF (OMI_physics_* and KHR_physics_rigid_bodies).
+
+    import gltf_physics as gp
+    doc = gp.load("scene.gltf")
+    scene = gp.read_scene(doc)          # the engine-agnostic PhysicsScene
+    report = gp.validate(doc)           # glTF-Validator-style report
+    world = gp.World.from_file("scene.gltf"); world.run(2.0); world.pose(3)
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "load": "api", "save": "api", "convert": "api", "read_scene": "api", "Document": "api",
+    "PhysicsScene": "api", "validate": "validate", "World": "sim",
+}
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy so that `import gltf_physics` stays cheap and never loads the physics engine unasked.
+    if name in _LAZY:
+        import importlib
+
+        module = importlib.import_module(f".{_LAZY[name]}", __name__)
+        return getattr(module, name)
+    raise AttributeError(name)
+
+
+__all__ = ["Document", "PhysicsScene", "World", "__version__", "convert", "load", "read_scene", "save", "validate"]

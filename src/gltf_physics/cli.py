@@ -1,0 +1,123 @@
+"""The `gltf-physics` command (DESIGN §4): a thin typer layer over the library.
+
+Every command turns expected failures (unreadable or unsafe input, bad options) into one line on stderr
+naming the file and the JSON pointer or byte offset, and exit code 2. Set GLTF_PHYSICS_DEBUG=1 to see
+tracebacks of unexpected errors.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .gltf.errors import GltfError
+
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
+                  help="Read, validate, convert and simulate physics in glTF files.")
+out = Console(highlight=False)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class UsageError(Exception):
+    """A bad option value: reported like unreadable input (exit 2)."""
+
+
+def fail(message: str) -> None:
+    sys.stderr.write(message.replace("\n", " ") + "\n")
+    raise typer.Exit(2)
+
+
+def clean_errors(func: F) -> F:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (typer.Exit, typer.Abort):
+            raise
+        except (GltfError, UsageError) as e:
+            fail(str(e))
+        except OSError as e:
+            fail(f"{e.filename or ''}: {e.strerror or e}".lstrip(": "))
+        except Exception as e:  # a bug, not bad input: still one line unless debugging
+            if os.environ.get("GLTF_PHYSICS_DEBUG"):
+                raise
+            fail(f"internal error: {type(e).__name__}: {e}")
+    return wrapper  # type: ignore[return-value]
+
+
+@app.command()
+@clean_errors
+def info(file: Path, as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """Extensions, generations, counts and every body's resolved mass properties."""
+    from .api import load, read_scene
+    from .summary import summarize
+
+    doc = load(file)
+    summary = summarize(doc, read_scene(doc))
+    if as_json:
+        sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+    else:
+        _print_summary(summary)
+
+
+def _print_summary(s: dict[str, Any]) -> None:
+    out.print(f"[bold]{s['file']}[/bold]")
+    for ext, gen in s["generations"].items():
+        out.print(f"  {ext}: {gen}")
+    counts = {k: v for k, v in s["counts"].items() if v}
+    out.print("  " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    if s["worldGravity"] is not None:
+        out.print(f"  world gravity {s['worldGravity']}")
+    if not s["bodies"]:
+        return
+    table = Table("node", "name", "motion", "mass", "centre of mass", "inertia diagonal", box=None)
+    for b in s["bodies"]:
+        table.add_row(str(b["node"]), b["name"] or "", b["motion"], str(b["mass"]),
+                      _fmt(b["centerOfMass"]), _fmt(b["inertiaDiagonal"]))
+    out.print(table)
+
+
+def _fmt(values: list[Any]) -> str:
+    return "(" + ", ".join(v if isinstance(v, str) else f"{v:.4g}" for v in values) + ")"
+
+
+@app.command()
+@clean_errors
+def convert(
+    src: Annotated[Path, typer.Argument(metavar="IN")],
+    dst: Annotated[Path, typer.Argument(metavar="OUT")],
+    to: Annotated[str | None, typer.Option(help="Target family: omi or khr. Without it: lossless re-save.")] = None,
+    report: Annotated[Path | None, typer.Option(help="Write the loss report (JSON) here.")] = None,
+) -> None:
+    """Re-save IN as OUT (.gltf or .glb by extension), or convert its physics to the newest OMI or KHR form."""
+    from .api import convert as convert_doc
+    from .api import load, save
+
+    if dst.suffix.lower() not in (".gltf", ".glb"):
+        raise UsageError(f"{dst}: OUT must end in .gltf or .glb")
+    if to not in (None, "omi", "khr"):
+        raise UsageError(f"--to must be omi or khr, not {to!r}")
+    doc = load(src)
+    losses: list[dict[str, str]] = []
+    if to is not None:
+        doc, losses = convert_doc(doc, to=to)
+    save(doc, dst)
+    if report is not None:
+        report.write_text(json.dumps({"source": str(src), "target": to, "losses": losses}, indent=2) + "\n")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
