@@ -1,0 +1,255 @@
+"""Writes a PhysicsScene as the newest KHR form: KHR_physics_rigid_bodies + KHR_implicit_shapes (2026).
+
+Mesh geometry is written as ``geometry: {mesh, convexHull}`` (DIGEST §6.0, DESIGN §3 "Newest KHR
+geometry"). A gen3 ``geometry.node`` becomes ``geometry.mesh`` when that node has exactly one mesh, no meshed
+descendants and no skin/morph weights of its own; otherwise it stays a ``node`` geometry and a Loss says why.
+Implicit shapes and joint settings are deduplicated. Joints read with their own nodes reuse them; joints
+without (the OMI seed form) get a joint node under body A and an attachment node under body B (§10.1, §11).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..gltf.hierarchy import ancestors, descendants, parents
+from ..gltf.transforms import decompose, trs_matrix, world_matrices
+from ..model import (
+    IDENTITY_QUAT,
+    Body,
+    Collider,
+    CollisionFilter,
+    Joint,
+    MeshShape,
+    Motion,
+    MotionType,
+    PhysicsMaterial,
+    Pose,
+    Shape,
+    Trigger,
+)
+from .base import WriteContext
+from .khr_joints import settings_json, split_limits
+from .khr_shapes import BODIES_EXT, IMPLICIT_SHAPES, shape_json
+
+_EPS = 1e-9
+
+
+def write_khr(ctx: WriteContext) -> None:
+    _Writer(ctx).run()
+
+
+class _Writer:
+    def __init__(self, ctx: WriteContext) -> None:
+        self.ctx = ctx
+        self.gltf = ctx.gltf
+        self.scene = ctx.scene
+        self.world = world_matrices(self.gltf)  # of the file's own nodes; new nodes are only ever leaves
+        self.parent_of = parents(self.gltf)
+        self.parts: dict[int, dict[str, Any]] = {}
+        self.shapes: list[dict[str, Any]] = []
+        self.shape_index: dict[Shape, int] = {}
+        self.joint_settings: list[dict[str, Any]] = []
+        self.joint_index: dict[tuple[Any, Any], int] = {}
+
+    def run(self) -> None:
+        s = self.scene
+        if not (s.bodies or s.colliders or s.triggers or s.joints or s.materials or s.filters):
+            return
+        motion_nodes = {b.node for b in s.bodies if b.motion.type is not MotionType.STATIC}
+        for body in s.bodies:
+            self._body(body, motion_nodes)
+        for collider in s.colliders:
+            self._collider(collider)
+        for trigger in s.triggers:
+            self._trigger(trigger)
+        for joint in s.joints:
+            self._joint(joint)
+        self._document()
+        for node in sorted(self.parts):
+            self.ctx.set_node_ext(node, BODIES_EXT, self.parts[node])
+
+    # -- document level
+
+    def _document(self) -> None:
+        doc: dict[str, Any] = {}
+        if self.scene.materials:
+            doc["physicsMaterials"] = [_material_json(m) for m in self.scene.materials]
+        if self.scene.filters:
+            doc["collisionFilters"] = [_filter_json(f) for f in self.scene.filters]
+        if self.joint_settings:
+            doc["physicsJoints"] = self.joint_settings
+        self.ctx.set_doc_ext(BODIES_EXT, doc)
+        if self.shapes:
+            self.ctx.set_doc_ext(IMPLICIT_SHAPES, {"shapes": self.shapes})
+
+    # -- node parts
+
+    def _part(self, node: int, key: str, value: dict[str, Any]) -> int:
+        """Put ``value`` under ``key`` on ``node``; a second one of a kind goes on an identity child node."""
+        part = self.parts.setdefault(node, {})
+        if key in part:
+            node = self.ctx.add_node({"name": f"{key}{node}"}, node)
+            part = self.parts.setdefault(node, {})
+        part[key] = value
+        return node
+
+    def _body(self, body: Body, motion_nodes: set[int]) -> None:
+        if body.motion.type is MotionType.STATIC:
+            # KHR has no static motion: a motionless node is static unless a moving ancestor adopts it
+            # (§10.2).
+            if any(a in motion_nodes for a in ancestors(self.parent_of, body.node)):
+                self.ctx.loss("BODY-10", body.pointer, "static motion under a moving body has no KHR form; "
+                              "its colliders become part of the ancestor body")
+            return
+        self._part(body.node, "motion", _motion_json(body.motion))
+
+    def _collider(self, c: Collider) -> None:
+        part: dict[str, Any] = {"geometry": self._geometry(c.shape, c.node, c.pointer)}
+        if c.material is not None:
+            part["physicsMaterial"] = c.material
+        if c.filter is not None:
+            part["collisionFilter"] = c.filter
+        self._part(c.node, "collider", part)
+
+    def _trigger(self, t: Trigger) -> None:
+        if t.nodes is not None:
+            if not t.nodes:
+                self.ctx.loss("KRB-4", t.pointer, "compound trigger without member nodes dropped")
+                return
+            if t.filter is not None:
+                self.ctx.loss("KRB-4", t.pointer, "a 'nodes' trigger cannot carry a collision filter")
+            self._part(t.node, "trigger", {"nodes": list(t.nodes)})
+            return
+        if t.shape is None:
+            return
+        part: dict[str, Any] = {"geometry": self._geometry(t.shape, t.node, t.pointer)}
+        if t.filter is not None:
+            part["collisionFilter"] = t.filter
+        self._part(t.node, "trigger", part)
+
+    # -- geometry
+
+    def _geometry(self, shape: Shape, owner: int, pointer: str) -> dict[str, Any]:
+        if not isinstance(shape, MeshShape):
+            if shape not in self.shape_index:  # equal shapes share one entry (pointers do not compare)
+                self.shape_index[shape] = len(self.shapes)
+                self.shapes.append(shape_json(shape))
+            return {"shape": self.shape_index[shape]}
+        if shape.node is not None:
+            return self._node_geometry(shape, pointer)
+        if shape.skin is None and shape.weights is None and not shape.use_node_weights:
+            return {"mesh": shape.mesh, "convexHull": shape.convex}
+        return self._deformed_mesh(shape, owner, pointer)
+
+    def _node_geometry(self, shape: MeshShape, pointer: str) -> dict[str, Any]:
+        nodes = self.gltf.get("nodes") or []
+        node = nodes[shape.node] if 0 <= shape.node < len(nodes) else {}  # type: ignore[operator]
+        meshed_below = any("mesh" in nodes[d] for d in descendants(self.gltf, shape.node))  # type: ignore[arg-type]
+        if "mesh" in node and not meshed_below and "skin" not in node and "weights" not in node:
+            return {"mesh": node["mesh"], "convexHull": shape.convex}
+        self.ctx.loss("KRB-2", pointer, f"geometry node {shape.node} has child meshes or skin/morph weights; "
+                      "kept as the earlier 'geometry.node' form")
+        return {"node": shape.node, "convexHull": shape.convex}
+
+    def _deformed_mesh(self, shape: MeshShape, owner: int, pointer: str) -> dict[str, Any]:
+        """gen2 skin/weights have no place in ``geometry.mesh``: they move to a helper node (§10.2)."""
+        helper: dict[str, Any] = {"mesh": shape.mesh}
+        if shape.skin is not None:
+            helper["skin"] = shape.skin
+        weights = shape.weights
+        if shape.use_node_weights:
+            weights = (self.gltf["nodes"][owner].get("weights")) or None
+        if weights:
+            helper["weights"] = list(weights)
+        node = self.ctx.add_node(helper, None)
+        self.ctx.loss("KRB-2", pointer, f"mesh shape with skin/morph weights written as geometry.node {node}")
+        return {"node": node, "convexHull": shape.convex}
+
+    # -- joints
+
+    def _joint(self, j: Joint) -> None:
+        limits = split_limits(j.limits)  # D-4
+        key = (limits, j.drives)
+        if key not in self.joint_index:
+            self.joint_index[key] = len(self.joint_settings)
+            self.joint_settings.append(settings_json(limits, j.drives))
+        part: dict[str, Any] = {"connectedNode": -1, "joint": self.joint_index[key]}
+        if j.enable_collision:
+            part["enableCollision"] = True
+        n_file = len(self.world)
+        if j.connected_node is not None and 0 <= j.node < n_file and 0 <= j.connected_node < n_file:
+            part["connectedNode"] = j.connected_node
+            self._part(j.node, "joint", part)
+            return
+        # The OMI seed form: one joint node for two bodies (§10.1 "joint gen1 → gen2").
+        part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
+        part_node = self._attach(j.body_a, j.frame_a, "Joint")
+        self._part(part_node, "joint", part)
+
+    def _attach(self, body: int | None, pose: Pose, name: str) -> int:
+        """A new node whose world pose is ``pose`` in ``body``'s rigid frame: local = world(B)⁻¹·frame."""
+        frame = trs_matrix(pose.translation, pose.rotation)
+        if body is None:
+            local, parent = frame, None
+        else:
+            bt, bq, _ = decompose(self.world[body])
+            local = np.linalg.inv(self.world[body]) @ trs_matrix(bt, bq) @ frame
+            parent = body
+        t, q, s = decompose(local)
+        node: dict[str, Any] = {"name": name, "translation": list(t), "rotation": list(q)}
+        if any(abs(c - 1.0) > _EPS for c in s):
+            node["scale"] = list(s)
+        index = self.ctx.add_node(node, parent)
+        if parent is None:
+            self._add_to_scene(index)
+        return index
+
+    def _add_to_scene(self, node: int) -> None:
+        scenes = self.gltf.get("scenes") or []
+        default = self.gltf.get("scene", 0)
+        if isinstance(default, int) and 0 <= default < len(scenes):
+            scenes[default].setdefault("nodes", []).append(node)
+
+
+def _motion_json(m: Motion) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if m.type is MotionType.KINEMATIC:
+        out["isKinematic"] = True
+    if m.mass is not None:
+        out["mass"] = 0.0 if math.isinf(m.mass) else m.mass  # KRB-11: 0 = infinite; None = computed
+    if m.center_of_mass is not None:
+        out["centerOfMass"] = list(m.center_of_mass)
+    if m.inertia_diagonal is not None:
+        out["inertiaDiagonal"] = [0.0 if math.isinf(c) else c for c in m.inertia_diagonal]
+    if tuple(m.inertia_orientation) != IDENTITY_QUAT:
+        out["inertiaOrientation"] = list(m.inertia_orientation)
+    if any(m.linear_velocity):
+        out["linearVelocity"] = list(m.linear_velocity)
+    if any(m.angular_velocity):
+        out["angularVelocity"] = list(m.angular_velocity)
+    if m.gravity_factor != 1.0:
+        out["gravityFactor"] = m.gravity_factor
+    return out
+
+
+def _material_json(m: PhysicsMaterial) -> dict[str, Any]:
+    out: dict[str, Any] = {"staticFriction": m.static_friction, "dynamicFriction": m.dynamic_friction,
+                           "restitution": m.restitution}
+    if m.friction_combine is not None:  # D-12: only a set mode votes, so only a set mode is written
+        out["frictionCombine"] = m.friction_combine.value
+    if m.restitution_combine is not None:
+        out["restitutionCombine"] = m.restitution_combine.value
+    return out
+
+
+def _filter_json(f: CollisionFilter) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    lists = (("collisionSystems", f.collision_systems), ("collideWithSystems", f.collide_with_systems),
+             ("notCollideWithSystems", f.not_collide_with_systems))
+    for key, value in lists:
+        if value:
+            out[key] = list(value)
+    return out
