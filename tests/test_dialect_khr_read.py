@@ -87,7 +87,8 @@ def test_implicit_shape_defaults_and_missing_sub_object() -> None:
 
 def test_gen0_and_gen1_shape_defaults_and_mesh_shapes() -> None:
     shapes = [{"type": "capsule", "capsule": {"radiusTop": 0.4}},
-              {"type": "cylinder", "cylinder": {"height": 2}}, {"type": "convex", "convex": {"mesh": 1}}, {"type": "trimesh", "trimesh": {"mesh": 0}}]
+              {"type": "cylinder", "cylinder": {"height": 2}},
+              {"type": "convex", "convex": {"mesh": 1}}, {"type": "trimesh", "trimesh": {"mesh": 0}}]
     gltf = {"extensionsUsed": ["KHR_rigid_bodies", "KHR_collision_shapes"], "meshes": [{}, {}],
             "extensions": {"KHR_collision_shapes": {"shapes": shapes}},
             "nodes": [{"extensions": {"KHR_rigid_bodies": {"collider": {"shape": i}}}} for i in range(4)]}
