@@ -1,0 +1,252 @@
+"""Load and save ``.gltf`` / ``.glb`` losslessly (DESIGN §1): the JSON as parsed, the buffers as bytes.
+
+Load reads every buffer (external file, ``data:`` URI, GLB BIN chunk) and runs the bounds checks, so every
+command fails early with a pointer or byte offset. Save picks the format from the OUT extension.
+
+Where buffers go on save (the only JSON changes save ever makes are to ``buffers[i].uri``):
+- external ``uri`` → the bytes are written at the same relative uri next to the output;
+- ``data:`` uri → kept as written (re-encoded only if the bytes were changed);
+- buffer 0 without uri → the GLB BIN chunk, or ``<stem>.bin`` beside a ``.gltf`` (uri added);
+- ``.gltf`` → ``.glb``: buffer 0 goes into the BIN chunk (its uri dropped) so the GLB is self-contained;
+  a GLB re-saved as GLB keeps buffer 0 exactly as it was (uri or BIN);
+- any other buffer without uri (e.g. one added by :func:`~.animation.add_node_animation`) → a base64
+  ``data:`` uri, so the output stays one file and no name can clash.
+Images and document-level extension files referenced by relative uri are copied next to the output when its
+folder differs from the source's. All files are written atomically (see :mod:`.files`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+from . import bounds, glb, jsontext, uris
+from .document import Document
+from .errors import GltfError
+from .files import Output, write_all
+
+PathLike = str | os.PathLike[str]
+
+
+def load(path: PathLike) -> Document:
+    """Read a ``.gltf`` or ``.glb`` (detected by its magic bytes) with all its buffers."""
+    file = Path(path)
+    try:
+        return _load(file)
+    except GltfError as exc:
+        raise exc.with_file(str(file)) from None
+
+
+def save(doc: Document, path: PathLike) -> None:
+    """Write ``doc`` as ``.gltf`` or ``.glb`` (by the extension of ``path``), atomically."""
+    out = Path(path)
+    try:
+        _save(doc, out)
+    except GltfError as exc:
+        raise exc.with_file(str(out)) from None
+
+
+# ---------------------------------------------------------------- load
+
+
+def _load(path: Path) -> Document:
+    gltf, bin_chunk, is_glb = _read_container(path)
+    if not isinstance(gltf, dict):
+        raise GltfError("the top level of the JSON must be an object", pointer="")
+    lengths = bounds.check_buffers(gltf)
+    buffers = [_read_buffer(buf, i, lengths[i], path.parent, bin_chunk if is_glb and i == 0 else None, is_glb)
+               for i, buf in enumerate(bounds.array(gltf, "buffers"))]
+    view_lengths = bounds.check_buffer_views(gltf, lengths)
+    bounds.check_accessors(gltf, view_lengths)
+    bounds.check_images(gltf, len(view_lengths))
+    for i, image in enumerate(bounds.array(gltf, "images")):
+        uri = image.get("uri")
+        if uri is not None and not uris.is_data_uri(uri):
+            uris.resolve(path.parent, uri, f"/images/{i}/uri")
+    return Document(json=gltf, buffers=buffers, path=path, is_glb=is_glb)
+
+
+def _read_container(path: Path) -> tuple[Any, bytes | None, bool]:
+    try:
+        with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size == 0:
+                raise GltfError("empty file", offset=0)
+            if stream.read(4) == glb.MAGIC:
+                json_bytes, bin_chunk = glb.parse(stream, size)
+                return jsontext.parse(json_bytes, base_offset=glb.HEADER.size + glb.CHUNK_HEADER.size), \
+                    bin_chunk, True
+            stream.seek(0)
+            return jsontext.parse(stream.read()), None, False
+    except OSError as exc:
+        raise GltfError(f"cannot read: {exc.strerror or exc}") from None
+
+
+def _read_buffer(buf: dict[str, Any], i: int, length: int, base: Path, bin_chunk: bytes | None,
+                 is_glb: bool) -> bytes:
+    pointer = f"/buffers/{i}"
+    uri = buf.get("uri")
+    if uri is None:
+        if not (is_glb and i == 0):
+            raise GltfError("buffer has no uri (only a GLB's first buffer may omit it)", pointer=pointer)
+        if bin_chunk is None:
+            raise GltfError("buffer 0 has no uri but the GLB has no BIN chunk", pointer=pointer)
+        data = bin_chunk
+    elif uris.is_data_uri(uri):
+        data = uris.decode_data_uri(uri, f"{pointer}/uri")
+    else:
+        data = _read_file(uris.resolve(base, uri, f"{pointer}/uri"), length, f"{pointer}/uri")
+    if len(data) < length:
+        raise GltfError(f"byteLength is {length} but only {len(data)} bytes are there",
+                        pointer=f"{pointer}/byteLength")
+    # The BIN chunk carries up to 3 padding bytes beyond byteLength: they are not buffer data.
+    return data[:length] if uri is None else data
+
+
+def _read_file(file: Path, length: int, pointer: str) -> bytes:
+    try:
+        size = file.stat().st_size
+        if size < length:  # before reading: a hostile byteLength never allocates
+            raise GltfError(f"file {file.name} has {size} bytes, byteLength says {length}",
+                            pointer=pointer.rsplit("/", 1)[0] + "/byteLength")
+        return file.read_bytes()
+    except FileNotFoundError:
+        raise GltfError(f"file not found: {file.name}", pointer=pointer) from None
+    except OSError as exc:
+        raise GltfError(f"cannot read {file.name}: {exc.strerror or exc}", pointer=pointer) from None
+
+
+# ---------------------------------------------------------------- save
+
+
+def _save(doc: Document, out: Path) -> None:
+    kind = out.suffix.lower()
+    if kind not in (".gltf", ".glb"):
+        raise GltfError(f"output must end in .gltf or .glb, not {out.suffix!r}")
+    gltf = doc.json
+    if not isinstance(gltf, dict):
+        raise GltfError("the top level of the JSON must be an object", pointer="")
+    lengths = bounds.check_buffers(gltf)
+    if len(doc.buffers) != len(lengths):
+        raise GltfError(f"{len(lengths)} buffers in the JSON but {len(doc.buffers)} byte strings",
+                        pointer="/buffers")
+    for i, data in enumerate(doc.buffers):
+        if len(data) < lengths[i]:
+            raise GltfError(f"byteLength is {lengths[i]} but the buffer has {len(data)} bytes",
+                            pointer=f"/buffers/{i}/byteLength")
+    plan = _Plan(doc, out)
+    buffers_json = plan.place_buffers(lengths)
+    plan.copy_referenced_files()
+    out_json = gltf if buffers_json is None else {**gltf, "buffers": buffers_json}
+    if kind == ".gltf":
+        main = Output(out, [jsontext.readable(out_json)])
+    else:
+        main = Output(out, glb.build(jsontext.compact(out_json), plan.bin_chunk))
+    write_all([*plan.outputs.values(), main])  # the main file last: its side files exist when it appears
+
+
+class _Plan:
+    """Decides every side file of one save (buffers at their uris, copied images) and the BIN chunk."""
+
+    def __init__(self, doc: Document, out: Path) -> None:
+        self.doc = doc
+        self.out = out
+        self.is_glb_out = out.suffix.lower() == ".glb"
+        self.outputs: dict[Path, Output] = {}
+        self.bin_chunk: bytes | None = None
+
+    def place_buffers(self, lengths: list[int]) -> list[Any] | None:
+        """The output ``buffers`` array, or ``None`` when it is unchanged."""
+        original = bounds.array(self.doc.json, "buffers")
+        result = list(original)
+        for i, buf in enumerate(original):
+            result[i] = self._place(i, buf, lengths[i])
+        changed = any(a is not b for a, b in zip(result, original, strict=True))
+        return result if changed else None
+
+    def _place(self, i: int, buf: dict[str, Any], length: int) -> dict[str, Any]:
+        data = self.doc.buffers[i]
+        uri = buf.get("uri")
+        pointer = f"/buffers/{i}/uri"
+        if self.is_glb_out and i == 0 and (uri is None or not self.doc.is_glb):
+            self.bin_chunk = bytes(data if len(data) == length else data[:length])
+            return buf if uri is None else {k: v for k, v in buf.items() if k != "uri"}
+        if uri is None:
+            if i == 0:
+                name = self._free_name()
+                self._add(Output(self.out.parent / name, [data]), pointer)
+                return {**buf, "uri": quote(name)}
+            return {**buf, "uri": uris.encode_data_uri(bytes(data))}
+        if uris.is_data_uri(uri):
+            if uris.decode_data_uri(uri, pointer) == data:
+                return buf
+            mime = uri[5:].split(",", 1)[0].split(";", 1)[0] or "application/octet-stream"
+            return {**buf, "uri": uris.encode_data_uri(bytes(data), mime)}
+        self._add(Output(uris.resolve(self.out.parent, uri, pointer), [data]), pointer)
+        return buf
+
+    def _free_name(self) -> str:
+        """``<stem>.bin`` unless another uri already names that file."""
+        taken = set()
+        for key in ("buffers", "images"):
+            for item in bounds.array(self.doc.json, key):
+                uri = item.get("uri") if isinstance(item, dict) else None
+                if isinstance(uri, str) and not uris.is_data_uri(uri):
+                    taken.add(unquote(uri).lower())
+        name, n = f"{self.out.stem}.bin", 0
+        while name.lower() in taken:
+            n += 1
+            name = f"{self.out.stem}_{n}.bin"
+        return name
+
+    def copy_referenced_files(self) -> None:
+        """Images and document-level extension files by relative uri, when the output folder differs."""
+        if self.doc.path is None:
+            return  # built in memory: there is no source folder to copy from
+        src_dir = self.doc.path.parent
+        if src_dir.resolve() == self.out.parent.resolve():
+            return
+        for pointer, uri in _file_uris(self.doc.json):
+            source = uris.resolve(src_dir, uri, pointer)
+            if not source.is_file():
+                raise GltfError(f"file to copy not found: {source.name}", pointer=pointer)
+            self._add(Output(uris.resolve(self.out.parent, uri, pointer), copy_from=source), pointer)
+
+    def _add(self, output: Output, pointer: str) -> None:
+        target = output.target.resolve()
+        if target == self.out.resolve():
+            raise GltfError("uri names the output file itself", pointer=pointer)
+        earlier = self.outputs.get(target)
+        if earlier is not None and (earlier.copy_from != output.copy_from
+                                    or list(earlier.parts) != list(output.parts)):
+            raise GltfError("two different contents for the same file", pointer=pointer)
+        self.outputs[target] = Output(target, output.parts, output.copy_from)
+
+
+def _file_uris(gltf: dict[str, Any]) -> list[tuple[str, str]]:
+    """(pointer, uri) of every relative file uri other than buffers': images and document extensions."""
+    found = []
+    for i, image in enumerate(bounds.array(gltf, "images")):
+        uri = image.get("uri") if isinstance(image, dict) else None
+        if isinstance(uri, str) and not uris.is_data_uri(uri):
+            found.append((f"/images/{i}/uri", uri))
+    stack: list[tuple[str, Any]] = [("/extensions", gltf.get("extensions"))]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                child = f"{pointer}/{_escape(key)}"
+                if key == "uri" and isinstance(item, str) and not uris.is_data_uri(item):
+                    found.append((child, item))
+                else:
+                    stack.append((child, item))
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{k}", item) for k, item in enumerate(value))
+    return found
+
+
+def _escape(key: str) -> str:
+    """JSON pointer token escaping (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1")
