@@ -138,6 +138,7 @@ class _Writer:
                 self.shape_index[shape] = len(self.shapes)
                 self.shapes.append(shape_json(shape))
             return {"shape": self.shape_index[shape]}
+        pointer = shape.pointer or pointer  # the geometry (or gen2 shape) the mesh came from
         if shape.node is not None:
             return self._node_geometry(shape, pointer)
         if shape.skin is None and shape.weights is None and not shape.use_node_weights:
@@ -185,9 +186,9 @@ class _Writer:
             self._part(j.node, "joint", part)
             return
         # The OMI seed form: one joint node for two bodies (§10.1 "joint gen1 → gen2").
+        joint_node = self._attach(j.body_a, j.frame_a, "Joint")
         part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
-        part_node = self._attach(j.body_a, j.frame_a, "Joint")
-        self._part(part_node, "joint", part)
+        self._part(joint_node, "joint", part)
 
     def _attach(self, body: int | None, pose: Pose, name: str) -> int:
         """A new node whose world pose is ``pose`` in ``body``'s rigid frame: local = world(B)⁻¹·frame."""
