@@ -1,0 +1,494 @@
+"""OMI_physics_joint (DIGEST §5): read gen1 (seed ``constraints``) and gen2 (``physicsJoints``), write gen2.
+
+Frames (DIGEST §11 "Joint frames"): gen2 frame A = the joint node relative to its nearest motion node
+(itself or an ancestor), frame B = ``connectedNode`` relative to its nearest motion node; the body is ``None``
+(frame in world space) when there is none. gen1 has one joint node whose world pose, expressed relative to
+``nodeA`` and to ``nodeB``, gives both frames.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
+from ..model import DriveMode, DriveType, Joint, JointDrive, JointLimit, MotionType, Pose
+from .base import ReadContext, WriteContext, doc_ext, finite_or_omit, node_ext, num
+
+JOINT_EXT = "OMI_physics_joint"
+GEN1 = "gen1-constraints"
+GEN2 = "gen2-physicsJoints"
+
+Owner = Callable[[int], "int | None"]  # node → its nearest motion node (itself or an ancestor)
+
+
+def detect(gltf: dict[str, Any]) -> str | None:
+    doc = doc_ext(gltf, JOINT_EXT)
+    node_exts = [e for n in gltf.get("nodes") or [] if (e := node_ext(n, JOINT_EXT)) is not None]
+    if doc is None and not node_exts:
+        return None
+    if (doc and "constraints" in doc) or any("constraints" in e or "nodeA" in e for e in node_exts):
+        return GEN1
+    return GEN2  # physicsJoints / joint+connectedNode, or nothing telling: the newest
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read(ctx: ReadContext, generation: str, owner: Owner) -> None:
+    doc = doc_ext(ctx.gltf, JOINT_EXT) or {}
+    base = f"/extensions/{JOINT_EXT}"
+    make: Callable[[int, dict[str, Any], str], Joint | None]
+    if generation == GEN1:
+        limits = [
+            _constraint(ctx, c, f"{base}/constraints/{i}") for i, c in enumerate(_list(doc, "constraints"))
+        ]
+        make = lambda node, ext, ptr: _seed_joint(ctx, node, ext, ptr, limits, owner)  # noqa: E731
+    else:
+        settings = [
+            _settings(ctx, s, f"{base}/physicsJoints/{i}") for i, s in enumerate(_list(doc, "physicsJoints"))
+        ]
+        make = lambda node, ext, ptr: _joint(ctx, node, ext, ptr, settings, owner)  # noqa: E731
+    for i, node in enumerate(ctx.nodes):
+        ext = node_ext(node, JOINT_EXT)
+        if ext is not None and (joint := make(i, ext, f"/nodes/{i}/extensions/{JOINT_EXT}")) is not None:
+            ctx.scene.joints.append(joint)
+
+
+def _list(obj: dict[str, Any], key: str) -> list[Any]:
+    v = obj.get(key)
+    return v if isinstance(v, list) else []
+
+
+def _node_index(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str) -> int | None:
+    v = obj.get(key)
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < len(ctx.nodes):
+        ctx.note(
+            "JOINT-1" if key in ("joint", "connectedNode") else "JOINT1-6",
+            f"{pointer}/{key}",
+            f"'{key}' is missing or not a node index; joint ignored",
+        )
+        return None
+    return v
+
+
+def _frame(ctx: ReadContext, body: int | None, node: int) -> Pose:
+    t, q = relative_pose(ctx.world(body) if body is not None else None, ctx.world(node))
+    return Pose(translation=t, rotation=q)
+
+
+def _axes(obj: dict[str, Any], key: str) -> tuple[int, ...]:
+    return tuple(a for a in _list(obj, key) if isinstance(a, int) and not isinstance(a, bool))
+
+
+# gen1 --------------------------------------------------------------------
+
+
+def _constraint(ctx: ReadContext, obj: Any, pointer: str) -> JointLimit | None:
+    """Seed defaults: limits 0/0, stiffness +∞ (schema spells it "Infinity"), damping 1.0 (DIGEST §5.1)."""
+    if not isinstance(obj, dict):
+        ctx.note("JOINT1-1", pointer, "constraint is not an object; ignored")
+        return None
+    return JointLimit(
+        linear_axes=_axes(obj, "linearAxes"),
+        angular_axes=_axes(obj, "angularAxes"),
+        min=num(obj, "lowerLimit", 0.0),
+        max=num(obj, "upperLimit", 0.0),
+        stiffness=num(obj, "stiffness", math.inf),
+        damping=num(obj, "damping", 1.0),
+        pointer=pointer,
+    )
+
+
+def _seed_joint(
+    ctx: ReadContext,
+    node: int,
+    ext: dict[str, Any],
+    pointer: str,
+    constraints: list[JointLimit | None],
+    owner: Owner,
+) -> Joint | None:
+    node_a = _node_index(ctx, ext, "nodeA", pointer)
+    node_b = _node_index(ctx, ext, "nodeB", pointer)
+    if node_a is None or node_b is None:
+        return None
+    chosen: list[JointLimit] = []
+    for k, c in enumerate(_list(ext, "constraints")):
+        if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(constraints) and constraints[c]:
+            chosen.append(constraints[c])  # type: ignore[arg-type]
+        else:
+            ctx.note("GEN-2", f"{pointer}/constraints/{k}", f"constraint index {c!r} is invalid; ignored")
+    body_a, body_b = owner(node_a), owner(node_b)
+    for key, n, b in (("nodeA", node_a, body_a), ("nodeB", node_b, body_b)):
+        if b != n:
+            ctx.note(
+                "JOINT1-7",
+                f"{pointer}/{key}",
+                f"node {n} carries no motion; frame taken relative to "
+                f"{'node ' + str(b) if b is not None else 'the world'}",
+            )
+    return Joint(
+        body_a=body_a,
+        frame_a=_frame(ctx, body_a, node),
+        body_b=body_b,
+        frame_b=_frame(ctx, body_b, node),
+        limits=later_wins(chosen),
+        node=node,
+        connected_node=None,
+        pointer=pointer,
+    )
+
+
+def later_wins(limits: list[JointLimit]) -> tuple[JointLimit, ...]:
+    """JOINT1-10: where constraints overlap, the later one wins per axis (earlier limits lose that axis)."""
+    out: list[JointLimit] = []
+    for i, lim in enumerate(limits):
+        later_lin = {a for x in limits[i + 1 :] for a in x.linear_axes}
+        later_ang = {a for x in limits[i + 1 :] for a in x.angular_axes}
+        lin = tuple(a for a in lim.linear_axes if a not in later_lin)
+        ang = tuple(a for a in lim.angular_axes if a not in later_ang)
+        if lin or ang or not (lim.linear_axes or lim.angular_axes):
+            out.append(
+                JointLimit(
+                    linear_axes=lin,
+                    angular_axes=ang,
+                    min=lim.min,
+                    max=lim.max,
+                    stiffness=lim.stiffness,
+                    damping=lim.damping,
+                    pointer=lim.pointer,
+                )
+            )
+    return tuple(out)
+
+
+# gen2 --------------------------------------------------------------------
+
+Settings = tuple[tuple[JointLimit, ...], tuple[JointDrive, ...]]
+
+
+def _settings(ctx: ReadContext, obj: Any, pointer: str) -> Settings:
+    obj = obj if isinstance(obj, dict) else {}
+    limits = tuple(
+        _limit(ctx, lim, f"{pointer}/limits/{i}")
+        for i, lim in enumerate(_list(obj, "limits"))
+        if isinstance(lim, dict)
+    )
+    drives = (_drive(ctx, d, f"{pointer}/drives/{i}") for i, d in enumerate(_list(obj, "drives")))
+    return limits, tuple(d for d in drives if d is not None)
+
+
+def _infinite_if_negative(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str) -> float:
+    """Absent ⇒ ∞; negative ⇒ ∞ with a note (JOINT-7, D-15)."""
+    value = num(obj, key, math.inf)
+    if value < 0:
+        ctx.note("JOINT-7", f"{pointer}/{key}", f"negative '{key}' read as infinite (D-15)")
+        return math.inf
+    return value
+
+
+def _limit(ctx: ReadContext, obj: dict[str, Any], pointer: str) -> JointLimit:
+    return JointLimit(
+        linear_axes=_axes(obj, "linearAxes"),
+        angular_axes=_axes(obj, "angularAxes"),
+        min=num(obj, "min", -math.inf),
+        max=num(obj, "max", math.inf),
+        stiffness=_infinite_if_negative(ctx, obj, "stiffness", pointer),
+        damping=num(obj, "damping", 0.0),
+        pointer=pointer,
+    )
+
+
+def _drive(ctx: ReadContext, obj: Any, pointer: str) -> JointDrive | None:
+    obj = obj if isinstance(obj, dict) else {}
+    try:
+        kind, mode = DriveType(obj.get("type")), DriveMode(obj.get("mode"))
+    except ValueError:
+        ctx.note("JOINT-8", pointer, "drive type/mode missing or not understood; drive ignored")
+        return None
+    axis = obj.get("axis")
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        ctx.note("JOINT-8", f"{pointer}/axis", "drive has no integer 'axis'; drive ignored")
+        return None
+    return JointDrive(
+        type=kind,
+        mode=mode,
+        axis=axis,
+        max_force=_infinite_if_negative(ctx, obj, "maxForce", pointer),
+        position_target=_optional(obj, "positionTarget"),
+        velocity_target=_optional(obj, "velocityTarget"),
+        stiffness=num(obj, "stiffness", 0.0),
+        damping=num(obj, "damping", 0.0),
+        pointer=pointer,
+    )
+
+
+def _optional(obj: dict[str, Any], key: str) -> float | None:
+    v = obj.get(key)
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _joint(
+    ctx: ReadContext, node: int, ext: dict[str, Any], pointer: str, settings: list[Settings], owner: Owner
+) -> Joint | None:
+    index = ext.get("joint")
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(settings):
+        ctx.note(
+            "JOINT-1", f"{pointer}/joint", f"'joint' {index!r} is not a physicsJoints index; joint ignored"
+        )
+        return None
+    connected = _node_index(ctx, ext, "connectedNode", pointer)
+    if connected is None:
+        return None
+    limits, drives = settings[index]
+    body_a, body_b = owner(node), owner(connected)
+    return Joint(
+        body_a=body_a,
+        frame_a=_frame(ctx, body_a, node),
+        body_b=body_b,
+        frame_b=_frame(ctx, body_b, connected),
+        limits=limits,
+        drives=drives,
+        enable_collision=ext.get("enableCollision") is True,
+        node=node,
+        connected_node=connected,
+        settings_index=index,
+        pointer=pointer,
+    )
+
+
+# ---------------------------------------------------------------- writing (gen2)
+
+
+class _Placer:
+    """Puts joint and attachment nodes into the output, reusing the file's nodes where their pose matches."""
+
+    def __init__(self, ctx: WriteContext) -> None:
+        self.ctx = ctx
+        self.motion_nodes = {b.node for b in ctx.scene.bodies}
+        self.parents: dict[int, int] = {}
+        for i, n in enumerate(ctx.gltf.get("nodes") or []):
+            for c in n.get("children") or [] if isinstance(n, dict) else []:
+                self.parents.setdefault(c, i)
+        self.world = world_matrices(ctx.gltf)
+        self.taken: set[int] = set()
+
+    def owner(self, node: int) -> int | None:
+        seen: set[int] = set()
+        n: int | None = node
+        while n is not None and n not in seen:
+            if n in self.motion_nodes:
+                return n
+            seen.add(n)
+            n = self.parents.get(n)
+        return None
+
+    def matches(self, node: int | None, body: int | None, frame: Pose) -> bool:
+        if node is None or not 0 <= node < len(self.world) or self.owner(node) != body:
+            return False
+        t, q = relative_pose(self.world[body] if body is not None else None, self.world[node])
+        dot = abs(sum(a * b for a, b in zip(q, frame.rotation, strict=True)))
+        return bool(np.allclose(t, frame.translation, atol=1e-6)) and dot > 1.0 - 1e-9
+
+    def place(self, node: int | None, body: int | None, frame: Pose, name: str, for_joint: bool) -> int:
+        if self.matches(node, body, frame) and not (for_joint and node in self.taken):
+            return node  # type: ignore[return-value]
+        return self.add(body, frame, name)
+
+    def add(self, body: int | None, frame: Pose, name: str) -> int:
+        """A node posed at ``frame`` relative to ``body`` (world when None): local = world(B)⁻¹·world(J)."""
+        target = self.world[body] if body is not None else np.eye(4)
+        rigid = trs_matrix(*decompose(target)[:2]) if body is not None else np.eye(4)
+        joint_world = rigid @ trs_matrix(frame.translation, frame.rotation)
+        local = np.linalg.inv(target) @ joint_world
+        node = _local_json(local, name)
+        i = self.ctx.add_node(node, body)
+        if body is None:  # a world-space frame: a root node of the default scene
+            add_root(self.ctx.gltf, i)
+        self.world.append(joint_world)
+        self.parents[i] = body  # type: ignore[assignment]
+        return i
+
+
+def _local_json(local: np.ndarray, name: str) -> dict[str, Any]:
+    t, q, s = decompose(local)
+    node: dict[str, Any] = {"name": name}
+    if not np.allclose(trs_matrix(t, q, s), local, atol=1e-9):
+        node["matrix"] = [float(v) for v in local.T.reshape(16)]  # sheared by a non-uniform parent scale
+        return node
+    if any(abs(v) > 0 for v in t):
+        node["translation"] = list(t)
+    if any(abs(v) > 0 for v in q[:3]):
+        node["rotation"] = list(q)
+    if any(abs(v - 1.0) > 1e-12 for v in s):
+        node["scale"] = list(s)
+    return node
+
+
+def write(ctx: WriteContext) -> None:
+    if not ctx.scene.joints:
+        return
+    placer = _Placer(ctx)
+    settings: list[dict[str, Any]] = []
+    for j in ctx.scene.joints:
+        j = _oriented(ctx, j)
+        if j is None:
+            continue
+        data = settings_json(split_limits(j.limits), j.drives)
+        if data not in settings:
+            settings.append(data)
+        name = _name(ctx, j.node) or "Joint"
+        joint_node = placer.place(j.node if j.node >= 0 else None, j.body_a, j.frame_a, name, for_joint=True)
+        connected = placer.place(j.connected_node, j.body_b, j.frame_b, f"{name}Attachment", for_joint=False)
+        placer.taken.add(joint_node)
+        ext: dict[str, Any] = {"joint": settings.index(data), "connectedNode": connected}
+        if j.enable_collision:
+            ext["enableCollision"] = True
+        ctx.set_node_ext(joint_node, JOINT_EXT, ext)
+    if settings:
+        ctx.set_doc_ext(JOINT_EXT, {"physicsJoints": settings})
+
+
+def _name(ctx: WriteContext, node: int) -> str | None:
+    nodes = ctx.gltf.get("nodes") or []
+    n = nodes[node] if 0 <= node < len(nodes) else None
+    return n.get("name") if isinstance(n, dict) and isinstance(n.get("name"), str) else None
+
+
+def _motion_type(ctx: WriteContext, body: int | None) -> MotionType | None:
+    b = ctx.scene.body(body) if body is not None else None
+    return b.motion.type if b is not None else None
+
+
+def _oriented(ctx: WriteContext, j: Joint) -> Joint | None:
+    """The joint node must lie under a dynamic body (JOINT-2): swap when only B is dynamic (§10.1, D-14)."""
+    a_type, b_type = _motion_type(ctx, j.body_a), _motion_type(ctx, j.body_b)
+    if j.body_a is None and j.body_b is None:
+        ctx.loss(
+            "JOINT-2", j.pointer, "joint connects no bodies; OMI needs the joint node under a body; dropped"
+        )
+        return None
+    if a_type == MotionType.DYNAMIC or b_type != MotionType.DYNAMIC:
+        return j
+    return swapped(ctx, j)
+
+
+def swapped(ctx: WriteContext, j: Joint) -> Joint:
+    """B becomes A; ranges and targets change sign (exact if the frames coincide, else approximate, D-14)."""
+    symmetric = all(lim.min == -lim.max for lim in j.limits) and not j.drives
+    if not symmetric:
+        ctx.loss(
+            "D-14",
+            j.pointer,
+            "joint sides swapped so the joint node lies under the dynamic body; "
+            "asymmetric ranges and drive targets negated (approximate)",
+        )
+    limits = tuple(
+        JointLimit(
+            linear_axes=lim.linear_axes,
+            angular_axes=lim.angular_axes,
+            min=-lim.max,
+            max=-lim.min,
+            stiffness=lim.stiffness,
+            damping=lim.damping,
+        )
+        for lim in j.limits
+    )
+    drives = tuple(
+        JointDrive(
+            type=d.type,
+            mode=d.mode,
+            axis=d.axis,
+            max_force=d.max_force,
+            position_target=None if d.position_target is None else -d.position_target,
+            velocity_target=None if d.velocity_target is None else -d.velocity_target,
+            stiffness=d.stiffness,
+            damping=d.damping,
+        )
+        for d in j.drives
+    )
+    return Joint(
+        body_a=j.body_b,
+        frame_a=j.frame_b,
+        body_b=j.body_a,
+        frame_b=j.frame_a,
+        limits=limits,
+        drives=drives,
+        enable_collision=j.enable_collision,
+        node=j.connected_node if j.connected_node is not None else j.node,
+        connected_node=j.node if j.connected_node is not None else None,
+        pointer=j.pointer,
+    )
+
+
+def split_limits(limits: tuple[JointLimit, ...]) -> tuple[JointLimit, ...]:
+    """A limit with both axis kinds becomes two limits with the same range (D-4, JOINT-5)."""
+    out: list[JointLimit] = []
+    for lim in limits:
+        kinds = (
+            [(lim.linear_axes, ()), ((), lim.angular_axes)]
+            if lim.linear_axes and lim.angular_axes
+            else [(lim.linear_axes, lim.angular_axes)]
+        )
+        for lin, ang in kinds:
+            out.append(
+                JointLimit(
+                    linear_axes=lin,
+                    angular_axes=ang,
+                    min=lim.min,
+                    max=lim.max,
+                    stiffness=lim.stiffness,
+                    damping=lim.damping,
+                )
+            )
+    return tuple(out)
+
+
+def settings_json(limits: tuple[JointLimit, ...], drives: tuple[JointDrive, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if limits:
+        out["limits"] = [_limit_json(lim) for lim in limits]
+    if drives:
+        out["drives"] = [_drive_json(d) for d in drives]
+    return out
+
+
+def _limit_json(lim: JointLimit) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if lim.linear_axes:
+        out["linearAxes"] = list(lim.linear_axes)
+    if lim.angular_axes:
+        out["angularAxes"] = list(lim.angular_axes)
+    # Absent min/max = unbounded, absent stiffness = hard. A seed limit's 0/0 range and damping 1.0 are
+    # explicit numbers in the model, so they are written (the defaults changed in gen2, DIGEST §10.1).
+    for key, value in (("min", lim.min), ("max", lim.max), ("stiffness", lim.stiffness)):
+        if (v := finite_or_omit(value)) is not None:
+            out[key] = v
+    if lim.damping != 0.0:
+        out["damping"] = lim.damping
+    return out
+
+
+def _drive_json(d: JointDrive) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": d.type.value, "mode": d.mode.value, "axis": d.axis}
+    if (f := finite_or_omit(d.max_force)) is not None:
+        out["maxForce"] = f
+    for key, value in (("positionTarget", d.position_target), ("velocityTarget", d.velocity_target)):
+        if value is not None:
+            out[key] = value
+    for key, value in (("stiffness", d.stiffness), ("damping", d.damping)):
+        if value != 0.0:
+            out[key] = value
+    return out
+
+
+def add_root(gltf: dict[str, Any], node: int) -> None:
+    scenes = gltf.setdefault("scenes", [])
+    if not scenes:
+        scenes.append({"nodes": []})
+    default = gltf.get("scene")
+    scene = scenes[default] if isinstance(default, int) and 0 <= default < len(scenes) else scenes[0]
+    scene.setdefault("nodes", []).append(node)

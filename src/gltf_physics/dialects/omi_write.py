@@ -1,0 +1,230 @@
+"""Write a scene as the newest OMI: OMI_physics_shape gen4, OMI_physics_body gen4, OMI_physics_joint gen2.
+
+Defaults the reader infers are omitted, except where a default changed across generations (capsule height
+meaning, joint limit range and damping: written). Mass is always written. What OMI cannot say is written as
+the nearest thing it can and recorded as a Loss:
+
+- infinite mass (KHR ``mass: 0``, KRB-11): a dynamic body becomes ``kinematic`` (KHR's own meaning of
+  infinite mass: unmoved by contacts, keeps its velocity), mass 1.0;
+- computed mass (KHR absent): mass 1.0, the OMI default;
+- infinite inertia components (KRB-11): written as ``HUGE_INERTIA`` kg·m²;
+- computed centre of mass with colliders off the body node: omitted (OMI reads the node origin);
+- a plane (KHR): a ``PLANE_THICKNESS`` box, ``PLANE_EXTENT`` wide where the plane is infinite, on a new child
+  node lowered so its top face is the plane.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..gltf.hierarchy import parents
+from ..model import Body, CombineMode, Motion, MotionType, Plane, Shape
+from ..model import Box as BoxShape
+from . import omi_joint, omi_shape
+from .base import WriteContext
+
+BODY_EXT = "OMI_physics_body"
+HUGE_INERTIA = 1.0e9
+PLANE_THICKNESS = 0.1
+PLANE_EXTENT = 1000.0
+
+
+def write(ctx: WriteContext) -> None:
+    w = _Writer(ctx)
+    w.resources()
+    for body in ctx.scene.bodies:
+        w.ext(body.node)["motion"] = w.motion(body)
+    for c in ctx.scene.colliders:
+        data: dict[str, Any] = {}
+        if c.material is not None:
+            data["physicsMaterial"] = c.material
+        if c.filter is not None:
+            data["collisionFilter"] = c.filter
+        w.shaped(c.node, "collider", c.shape, data, c.body, c.pointer)
+    for t in ctx.scene.triggers:
+        w.trigger(t)
+    for node, ext in sorted(w.exts.items()):
+        ctx.set_node_ext(node, BODY_EXT, ext)
+    omi_joint.write(ctx)
+
+
+class _Writer:
+    def __init__(self, ctx: WriteContext) -> None:
+        self.ctx = ctx
+        self.exts: dict[int, dict[str, Any]] = {}
+        self.parent_of: list[int | None] = parents(ctx.gltf)
+        self.motion_nodes = {b.node for b in ctx.scene.bodies}
+
+    def ext(self, node: int) -> dict[str, Any]:
+        return self.exts.setdefault(node, {})
+
+    def owner(self, node: int) -> int | None:
+        n: int | None = node
+        seen: set[int] = set()
+        while n is not None and n not in seen:
+            if n in self.motion_nodes:
+                return n
+            seen.add(n)
+            n = self.parent_of[n]
+        return None
+
+    def child(self, parent: int, suffix: str, translation: tuple[float, float, float] | None = None) -> int:
+        name = (self.ctx.gltf["nodes"][parent].get("name") or f"Node{parent}") + suffix
+        node: dict[str, Any] = {"name": name}
+        if translation is not None:
+            node["translation"] = list(translation)
+        i = self.ctx.add_node(node, parent)
+        self.parent_of.append(parent)
+        return i
+
+    # -- document resources
+
+    def resources(self) -> None:
+        doc: dict[str, Any] = {}
+        if self.ctx.scene.materials:
+            doc["physicsMaterials"] = [self.material(m) for m in self.ctx.scene.materials]
+        if self.ctx.scene.filters:
+            doc["collisionFilters"] = [_filter(f) for f in self.ctx.scene.filters]
+        if doc:
+            self.ctx.set_doc_ext(BODY_EXT, doc)
+
+    def material(self, m: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value, default in (
+            ("staticFriction", m.static_friction, 0.6),
+            ("dynamicFriction", m.dynamic_friction, 0.6),
+            ("restitution", m.restitution, 0.0),
+        ):
+            if value != default:
+                out[key] = value
+        for key, mode in (
+            ("frictionCombine", m.friction_combine),
+            ("restitutionCombine", m.restitution_combine),
+        ):
+            if mode is None:
+                self.ctx.loss(
+                    "D-12",
+                    m.pointer,
+                    f"no {key}: OMI reads an absent mode as 'average', which "
+                    "votes, where the source's absent mode did not",
+                )
+            elif mode != CombineMode.AVERAGE:
+                out[key] = mode.value
+        return out
+
+    # -- bodies
+
+    def motion(self, body: Body) -> dict[str, Any]:
+        m = body.motion
+        out: dict[str, Any] = {"type": m.type.value, "mass": self.mass(body)}
+        if m.mass is not None and math.isinf(m.mass) and m.type == MotionType.DYNAMIC:
+            out["type"] = MotionType.KINEMATIC.value
+        com = self.center_of_mass(body)
+        if com is not None:
+            out["centerOfMass"] = list(com)
+        if m.inertia_diagonal is not None:
+            out["inertiaDiagonal"] = self.inertia(body, m)
+            if m.inertia_orientation != (0.0, 0.0, 0.0, 1.0):
+                out["inertiaOrientation"] = list(m.inertia_orientation)
+        for key, v in (("linearVelocity", m.linear_velocity), ("angularVelocity", m.angular_velocity)):
+            if any(c != 0.0 for c in v):
+                out[key] = list(v)
+        if m.gravity_factor != 1.0:
+            out["gravityFactor"] = m.gravity_factor
+        return out
+
+    def mass(self, body: Body) -> float:
+        m = body.motion.mass
+        if m is None:
+            self.ctx.loss("KRB-11", body.pointer, "computed mass has no OMI form; mass 1.0 written")
+            return 1.0
+        if math.isinf(m):
+            self.ctx.loss(
+                "KRB-11",
+                body.pointer,
+                "infinite mass has no OMI form; written as a kinematic body of mass 1.0"
+                if body.motion.type == MotionType.DYNAMIC
+                else "infinite mass has no OMI form; mass 1.0 written",
+            )
+            return 1.0
+        return m
+
+    def center_of_mass(self, body: Body) -> tuple[float, ...] | None:
+        com = body.motion.center_of_mass
+        if com is None:
+            if any(c.body == body.node and c.node != body.node for c in self.ctx.scene.colliders):
+                self.ctx.loss(
+                    "KRB-11",
+                    body.pointer,
+                    "computed centre of mass has no OMI form; OMI uses the node origin",
+                )
+            return None
+        return com if any(c != 0.0 for c in com) else None
+
+    def inertia(self, body: Body, m: Motion) -> list[float]:
+        d = list(m.inertia_diagonal or ())
+        if any(math.isinf(c) for c in d):
+            self.ctx.loss(
+                "KRB-11", body.pointer, f"infinite inertia has no OMI form; {HUGE_INERTIA:g} kg·m² written"
+            )
+        return [HUGE_INERTIA if math.isinf(c) else c for c in d]
+
+    # -- colliders and triggers
+
+    def shaped(
+        self, node: int, key: str, shape: Shape, data: dict[str, Any], body: int | None, pointer: str
+    ) -> None:
+        if isinstance(shape, Plane):
+            self.ctx.loss("SHAPE-2", pointer, "OMI has no plane; written as a thin box on a new child node")
+            node = self.child(node, "Plane", (0.0, -PLANE_THICKNESS / 2, 0.0))
+            shape = BoxShape(
+                size=(shape.size_x or PLANE_EXTENT, PLANE_THICKNESS, shape.size_z or PLANE_EXTENT)
+            )
+        index = omi_shape.add_shape(self.ctx, shape)
+        if index is None:
+            return
+        if key in self.ext(node):  # one collider / trigger per node in OMI: extra ones get a child node
+            node = self.child(node, key.capitalize())
+        self.ext(node)[key] = {"shape": index, **data}
+        self.check_owner(node, body, pointer)
+
+    def check_owner(self, node: int, body: int | None, pointer: str) -> None:
+        if self.owner(node) != body:
+            self.ctx.loss(
+                "BODY-10",
+                pointer,
+                f"the shape belonged to {body if body is not None else 'no body'}, "
+                f"but OMI assigns node {node} to its nearest motion ({self.owner(node)})",
+            )
+
+    def trigger(self, t: Any) -> None:
+        data: dict[str, Any] = {}
+        if t.filter is not None:
+            data["collisionFilter"] = t.filter
+        if t.nodes is None:
+            if t.shape is not None:
+                self.shaped(t.node, "trigger", t.shape, data, t.body, t.pointer)
+            return
+        if not t.nodes:
+            self.ctx.loss("BODY-5", t.pointer, "compound trigger without member triggers dropped")
+            return
+        if data:
+            self.ctx.loss("BODY-6", t.pointer, "a 'nodes' trigger cannot carry a collision filter; dropped")
+        out: dict[str, Any] = {"nodes": list(t.nodes)}  # D-3: explicit members, also for the old `{}` form
+        if t.shape is not None and (index := omi_shape.add_shape(self.ctx, t.shape)) is not None:
+            out["shape"] = index
+        self.ext(t.node)["trigger"] = out
+        self.check_owner(t.node, t.body, t.pointer)
+
+
+def _filter(f: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, v in (
+        ("collisionSystems", f.collision_systems),
+        ("collideWithSystems", f.collide_with_systems),
+        ("notCollideWithSystems", f.not_collide_with_systems),
+    ):
+        if v:
+            out[key] = list(v)
+    return out
