@@ -200,3 +200,16 @@ def test_infinite_limits_and_stiffness_are_written_by_omission() -> None:
         "limits": [{"linearAxes": [1], "max": 2.0, "stiffness": 10.0, "damping": 1.0}, {"angularAxes": [0]}],
         "drives": [{"type": "linear", "mode": "acceleration", "axis": 0, "maxForce": 7.0,
                     "velocityTarget": 3.0, "damping": 4.0}]}]
+
+
+def test_planes_and_tapered_shapes_round_trip() -> None:
+    shapes = [{"type": "plane", "plane": {}}, {"type": "plane", "plane": {"sizeX": 2, "doubleSided": True}},
+              {"type": "cylinder", "cylinder": {"radiusTop": 0}}, {"type": "capsule"}]
+    doc = gen3([krb(collider={"geometry": {"shape": i}}) for i in range(4)], shapes=shapes)
+    out, losses = write_scene(read_scene(doc), doc, "khr")
+    assert out.json["extensions"]["KHR_implicit_shapes"]["shapes"] == [
+        {"type": "plane", "plane": {}}, {"type": "plane", "plane": {"sizeX": 2.0, "doubleSided": True}},
+        {"type": "cylinder", "cylinder": {"height": 0.5, "radiusBottom": 0.25, "radiusTop": 0.0}},
+        {"type": "capsule", "capsule": {"height": 0.5, "radiusBottom": 0.25, "radiusTop": 0.25}}]  # D-2
+    assert read_scene(out).colliders == read_scene(doc).colliders
+    assert losses == []

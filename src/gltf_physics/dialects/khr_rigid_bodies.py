@@ -109,14 +109,13 @@ class _Reader:
         self.doc_pointer = f"/extensions/{self.ext}"
         self.shape_ext = COLLISION_SHAPES if gen in (GEN0, GEN1, GEN2) else IMPLICIT_SHAPES
         self.shapes = read_shapes(ctx, self.shape_ext)
-        # Materials/filters go after any another family put there, so indices are offset.
+        # Materials/filters go after any another family already put there, so indices are offset.
         self.material_base = len(ctx.scene.materials)
         self.filter_base = len(ctx.scene.filters)
         self.n_materials = 0
         self.n_filters = 0
         self.motion_nodes: set[int] = set()
-        key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"
-        self.joint_key = key
+        key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"  # §6.4 vs §6.1
         self.joint_settings = khr_joints.read_settings(ctx, self.doc, key, self.doc_pointer, gen == GEN0)
 
     def run(self) -> None:

@@ -81,7 +81,8 @@ class _Writer:
             doc["collisionFilters"] = [_filter_json(f) for f in self.scene.filters]
         if self.joint_settings:
             doc["physicsJoints"] = self.joint_settings
-        self.ctx.set_doc_ext(BODIES_EXT, doc)
+        if doc:
+            self.ctx.set_doc_ext(BODIES_EXT, doc)
         if self.shapes:
             self.ctx.set_doc_ext(IMPLICIT_SHAPES, {"shapes": self.shapes})
 
