@@ -39,8 +39,11 @@ _TYPES = {t.value: t for t in GravityType}
 
 def detect(gltf: dict[str, Any]) -> dict[str, str]:
     used = gltf.get("extensionsUsed")
-    present = (isinstance(used, list) and EXT in used) or doc_ext(gltf, EXT) is not None or any(
-        node_ext(n, EXT) is not None for n in gltf.get("nodes") or [])
+    present = (
+        (isinstance(used, list) and EXT in used)
+        or doc_ext(gltf, EXT) is not None
+        or any(node_ext(n, EXT) is not None for n in gltf.get("nodes") or [])
+    )
     return {EXT: GEN} if present else {}
 
 
@@ -78,13 +81,23 @@ def _read_field(ctx: ReadContext, node: int, ext: dict[str, Any]) -> GravityFiel
         return None
     sub = ext.get(kind.value)
     if not isinstance(sub, dict):
-        ctx.note("GRAV-7", f"{pointer}/{kind.value}",
-                 f"'{kind.value}' sub-object missing; its defaults are used (GEN-5, D-2)")
+        ctx.note(
+            "GRAV-7",
+            f"{pointer}/{kind.value}",
+            f"'{kind.value}' sub-object missing; its defaults are used (GEN-5, D-2)",
+        )
         sub = {}
     specific = _SUB_READERS[kind](ctx, sub, f"{pointer}/{kind.value}")
-    return GravityField(node=node, type=kind, gravity=float(ext["gravity"]),
-                        priority=_priority(ctx, ext, pointer), replace=_flag(ext, "replace"),
-                        stop=_flag(ext, "stop"), pointer=pointer, **specific)
+    return GravityField(
+        node=node,
+        type=kind,
+        gravity=float(ext["gravity"]),
+        priority=_priority(ctx, ext, pointer),
+        replace=_flag(ext, "replace"),
+        stop=_flag(ext, "stop"),
+        pointer=pointer,
+        **specific,
+    )
 
 
 def _priority(ctx: ReadContext, ext: dict[str, Any], pointer: str) -> int:
@@ -112,9 +125,12 @@ def _line(ctx: ReadContext, sub: dict[str, Any], pointer: str) -> dict[str, Any]
     flat = sub.get("points")
     numbers = [float(v) for v in flat if _is_number(v)] if isinstance(flat, list) else []
     if not isinstance(flat, list) or len(numbers) != len(flat) or len(numbers) % 3 or len(numbers) < 6:
-        ctx.note("GRAV-4", f"{pointer}/points",
-                 "'points' must be a flat list of numbers, a multiple of 3 and at least 6; "
-                 "complete xyz triples kept")
+        ctx.note(
+            "GRAV-4",
+            f"{pointer}/points",
+            "'points' must be a flat list of numbers, a multiple of 3 and at least 6; "
+            "complete xyz triples kept",
+        )
     triples = tuple((numbers[k], numbers[k + 1], numbers[k + 2]) for k in range(0, len(numbers) - 2, 3))
     return {"points": triples, "unit_distance": num(sub, "unitDistance", 0.0)}
 
@@ -128,8 +144,11 @@ def _shape(ctx: ReadContext, sub: dict[str, Any], pointer: str) -> Shape | None:
     if value is None or value == -1 or ctx.omi_shapes:
         k = index(sub, "shape", len(ctx.omi_shapes), ctx, pointer)  # -1 ⇒ None with a GEN-3 note
         return None if k is None else ctx.omi_shapes[k]
-    ctx.note("GEN-2", f"{pointer}/shape",
-             f"shape {value!r} cannot be resolved: no OMI_physics_shape shapes were read")
+    ctx.note(
+        "GEN-2",
+        f"{pointer}/shape",
+        f"shape {value!r} cannot be resolved: no OMI_physics_shape shapes were read",
+    )
     return None
 
 
@@ -208,4 +227,3 @@ def _shape_index(ctx: WriteContext, f: GravityField) -> int | None:
 def _put(out: dict[str, Any], key: str, value: Any, default: Any) -> None:
     if value != default:
         out[key] = value
-

@@ -60,12 +60,34 @@ _GEN1_KEYS: dict[str, frozenset[str]] = {
     HOVER: frozenset({"currentHoverRatio", "currentForceRatio", "currentGimbalRatio"}),
 }
 _GEN2_KEYS: dict[str, frozenset[str]] = {
-    WHEEL: frozenset({"targetPropulsionForceRatio", "targetSteeringRatio", "maxPropulsionForce",
-                      "brakingForce", "propulsionForceChangeRate", "steeringChangeRate"}),
-    THRUSTER: frozenset({"targetForceRatio", "targetGimbalRatio", "forceChangeRate", "gimbalChangeRate",
-                         "linearGimbalAdjustRatio"}),
-    HOVER: frozenset({"targetHoverRatio", "targetGimbalRatio", "hoverEnergyChangeRate", "gimbalChangeRate",
-                      "linearGimbalAdjustRatio"}),
+    WHEEL: frozenset(
+        {
+            "targetPropulsionForceRatio",
+            "targetSteeringRatio",
+            "maxPropulsionForce",
+            "brakingForce",
+            "propulsionForceChangeRate",
+            "steeringChangeRate",
+        }
+    ),
+    THRUSTER: frozenset(
+        {
+            "targetForceRatio",
+            "targetGimbalRatio",
+            "forceChangeRate",
+            "gimbalChangeRate",
+            "linearGimbalAdjustRatio",
+        }
+    ),
+    HOVER: frozenset(
+        {
+            "targetHoverRatio",
+            "targetGimbalRatio",
+            "hoverEnergyChangeRate",
+            "gimbalChangeRate",
+            "linearGimbalAdjustRatio",
+        }
+    ),
 }
 
 INSTANT = -1.0  # a negative change rate: the value changes at once
@@ -142,16 +164,19 @@ def _read_vehicle(ctx: ReadContext, node: int, ext: dict[str, Any]) -> Vehicle:
 Settings = Callable[[ReadContext, dict[str, Any], str, str], dict[str, Any]]
 
 
-def _read_parts(ctx: ReadContext, name: str, gen: str, carriers: set[int], parse: Settings,
-                make: Callable[..., Any]) -> list[Any]:
+def _read_parts(
+    ctx: ReadContext, name: str, gen: str, carriers: set[int], parse: Settings, make: Callable[..., Any]
+) -> list[Any]:
     """Wheels / thrusters / hover thrusters: document-level settings, referenced by index from nodes."""
     array_key, node_key = _KEYS[name]
     holder = doc_ext(ctx.gltf, name) or {}
     raw = holder.get(array_key)
     raw = raw if isinstance(raw, list) else []
     # Parse each settings object once, so its notes are not repeated per node that uses it.
-    settings = [parse(ctx, o if isinstance(o, dict) else {}, f"/extensions/{name}/{array_key}/{k}", gen)
-                for k, o in enumerate(raw)]
+    settings = [
+        parse(ctx, o if isinstance(o, dict) else {}, f"/extensions/{name}/{array_key}/{k}", gen)
+        for k, o in enumerate(raw)
+    ]
     parts = []
     for i, node in enumerate(ctx.nodes):
         ext = node_ext(node, name)
@@ -164,8 +189,15 @@ def _read_parts(ctx: ReadContext, name: str, gen: str, carriers: set[int], parse
         k = index(ext, node_key, len(settings), ctx, pointer)
         if k is None:
             continue
-        parts.append(make(node=i, vehicle=_vehicle_of(ctx, i, carriers), settings_index=k, pointer=pointer,
-                          **settings[k]))
+        parts.append(
+            make(
+                node=i,
+                vehicle=_vehicle_of(ctx, i, carriers),
+                settings_index=k,
+                pointer=pointer,
+                **settings[k],
+            )
+        )
     return parts
 
 
@@ -238,8 +270,11 @@ def _max_gimbal(ctx: ReadContext, obj: dict[str, Any], pointer: str) -> float:
     if not items or len(items) != len(value) or len(items) > 2:
         return 0.0
     if len(set(items)) > 1:
-        ctx.note("D-17", f"{pointer}/maxGimbal",
-                 f"maxGimbal {value} has two different angles; read as the larger, {max(items)}")
+        ctx.note(
+            "D-17",
+            f"{pointer}/maxGimbal",
+            f"maxGimbal {value} has two different angles; read as the larger, {max(items)}",
+        )
     return max(items)
 
 
@@ -277,8 +312,9 @@ def write(ctx: WriteContext) -> None:
     _write_parts(ctx, HOVER, ctx.scene.hover_thrusters, _hover_json)
 
 
-def _write_parts(ctx: WriteContext, name: str, parts: list[Any],
-                 to_json: Callable[[Any], dict[str, Any]]) -> None:
+def _write_parts(
+    ctx: WriteContext, name: str, parts: list[Any], to_json: Callable[[Any], dict[str, Any]]
+) -> None:
     """Equal settings are shared; parts are visited in their file settings order so indices stay stable."""
     if not parts:
         return
