@@ -1,0 +1,595 @@
+"""Model joints on Rapier impulse joints (DIGEST §11 "Joint frames", "Limit metrics", "Drives"; DESIGN §3).
+
+``build_joints(rw, scene)`` turns every ``scene.joints`` entry into Rapier ``GenericJoint``s between the two
+bodies (body 1 = ``body_a`` with ``local_frame1 = frame_a``, body 2 = ``body_b`` with ``frame_b``; a side
+whose body is ``None`` is ``rw.ground``, its frame already in world space; a side on a node without a body
+of its own is the ground too, its frame moved into world space) and returns a ``JointDriver`` whose
+``before_step(dt)`` the world calls before every step.
+
+Hard limits (stiffness ∞) are Rapier rows; the KHR metric of each row is what is enforced:
+
+- one axis: min = max = 0 ⇒ a locked axis; otherwise a per-axis Rapier limit (equal bounds ≠ 0 allowed;
+  angular bounds clipped to [−π, π]; Rapier's angular measure is the signed twist, D-10).
+- two or three linear axes (distance to a line / to a point): Rapier's coupled linear axes on a joint of
+  their own. Rapier's coupled limit has only a maximum, so a minimum > 0 goes the "aimed" way (below).
+- two angular axes (cone about the third axis): Rapier's coupled angular axes on a joint of their own.
+- three angular axes (total rotation 2·acos(Re(q_A*·q_B))): Rapier has no such row. An "aimed" joint of its
+  own: before each step its two frames are turned so that its X axis is the current rotation axis and its
+  relative rotation is exactly that rotation about X; a 1-D ANG_X limit then bounds the total angle.
+- min = max = 0 on several axes of one kind fixes all of them: locked axes.
+
+Soft limits (finite stiffness) and drives are springs on one DoF of frame B relative to frame A, applied
+by this module as an impulse pair on the two bodies before each step — not Rapier's joint softness (it
+softens every axis of the joint, DESIGN §3), and not Rapier motors: a motor row sees only its own body's
+inertia about the centre of mass, not the pin that turns it about the anchor, so with a point-like bob on a
+pin (measured here) a force-based velocity motor delivered ~5 % of its torque per step and a soft hinge
+limit of k = 981 N·m/rad sagged 0.79 rad instead of τ/k = 0.01 rad. The impulse is the force
+k·(x* − x) + c·(v* − v) times dt (x = the KHR metric, v = its rate over the last step), clamped to
+|force| ≤ maxForce; a spring too stiff for symplectic Euler on that DoF (dt²·k/M + 2·dt·c/M > 2, M its
+effective mass or inertia, ``_dof_mass``) is scaled down just enough to stay stable.
+
+- soft limit: only while the metric is outside [min, max] (checked before the step), aimed at the violated
+  bound with v* = 0: stiffness·violation + damping·rate, no damping inside the range (OMI text).
+- drive: value = stiffness·(positionTarget − pos) + damping·(velocityTarget − vel); no positionTarget ⇒ no
+  stiffness term; positionTarget without velocityTarget ⇒ velocityTarget 0 (D-11); neither ⇒ inert.
+  ``acceleration`` mode multiplies stiffness and damping by M, so the motion is independent of the masses.
+
+Several limits on the same axis (or several model joints on one body pair) spill into further Rapier joints
+between the same bodies, so every row is enforced (overlapping ranges intersect). Every Rapier joint of a
+model joint has contacts enabled exactly when ``enable_collision`` (JOINT-9, JOINT1-11).
+
+Runtime edits: ``JointDriver.set(joint_index, field, value)`` with ``field`` a tuple of model names:
+
+- ``("drives", i, name)``, name ∈ position_target, velocity_target, stiffness, damping, max_force
+  (``None`` clears a target);
+- ``("limits", i, name)``, name ∈ min, max, stiffness, damping (the joint's Rapier rows are rebuilt);
+- ``("enable_collision",)`` with a bool.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import rapier3d as r
+
+from ...gltf.transforms import decompose, quat_multiply, quat_to_matrix
+from ...model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit, Pose
+from ...model.scene import PhysicsScene
+
+Quat = tuple[float, float, float, float]  # xyzw
+
+LIN = (r.JointAxis.LIN_X, r.JointAxis.LIN_Y, r.JointAxis.LIN_Z)
+ANG = (r.JointAxis.ANG_X, r.JointAxis.ANG_Y, r.JointAxis.ANG_Z)
+LIN_MASK = (r.JointAxesMask.LIN_X, r.JointAxesMask.LIN_Y, r.JointAxesMask.LIN_Z)
+ANG_MASK = (r.JointAxesMask.ANG_X, r.JointAxesMask.ANG_Y, r.JointAxesMask.ANG_Z)
+HUGE = 1e30  # an unbounded linear side (Rapier works in f32)
+IDENTITY: Quat = (0.0, 0.0, 0.0, 1.0)
+X = np.array([1.0, 0.0, 0.0])
+
+DRIVE_FIELDS = ("position_target", "velocity_target", "stiffness", "damping", "max_force")
+LIMIT_FIELDS = ("min", "max", "stiffness", "damping")
+
+
+# ---------------------------------------------------------------------------------------------- math
+
+
+def _conj(q: Quat) -> Quat:
+    return (-q[0], -q[1], -q[2], q[3])
+
+
+def _canon(q: Quat) -> Quat:
+    """Unit quaternion with w ≥ 0 (the short way round)."""
+    n = math.sqrt(sum(c * c for c in q)) or 1.0
+    s = (-1.0 if q[3] < 0 else 1.0) / n
+    return (q[0] * s, q[1] * s, q[2] * s, q[3] * s)
+
+
+def _axis_angle(axis: np.ndarray, angle: float) -> Quat:
+    s = math.sin(angle / 2)
+    return (float(axis[0] * s), float(axis[1] * s), float(axis[2] * s), math.cos(angle / 2))
+
+
+def _x_to(u: np.ndarray) -> Quat:
+    """A rotation taking +X to the unit vector ``u``."""
+    c = float(X @ u)
+    if c < -0.999999:
+        return (0.0, 0.0, 1.0, 0.0)  # half turn about Z
+    axis = np.cross(X, u)
+    n = float(np.linalg.norm(axis))
+    if n < 1e-12:
+        return IDENTITY
+    return _axis_angle(axis / n, math.atan2(n, c))
+
+
+def _iso(pose: Pose) -> r.Isometry3:
+    x, y, z, w = pose.rotation
+    return r.Isometry3(r.Vec3(*pose.translation), r.Rotation3(w, x, y, z))
+
+
+def _compose(a: Pose, b: Pose) -> Pose:
+    """a ∘ b: pose b (given in a's frame) expressed in a's parent frame."""
+    t = np.asarray(a.translation) + quat_to_matrix(a.rotation) @ np.asarray(b.translation)
+    return Pose((float(t[0]), float(t[1]), float(t[2])), _canon(quat_multiply(a.rotation, b.rotation)))
+
+
+def _vec(v: Any) -> np.ndarray:
+    return np.array([v.x, v.y, v.z])
+
+
+# ---------------------------------------------------------------------------------------------- state
+
+
+@dataclass
+class _Side:
+    handle: Any
+    frame: Pose  # in the Rapier body's local space
+
+
+@dataclass
+class _Aimed:
+    """A hard limit on a metric Rapier lacks: a joint of its own, re-aimed before every step."""
+
+    handle: Any
+    kind: str  # "linear" | "angular"
+    axes: tuple[int, ...]
+
+
+@dataclass
+class _Spring:
+    """A soft limit (active only outside [min, max]) or a drive, applied as impulses before each step."""
+
+    kind: str  # "linear" | "angular"
+    axes: tuple[int, ...]
+    limit: JointLimit | None = None
+    drive: JointDrive | None = None
+    prev: float | None = None  # the metric before the previous step, for its rate
+
+
+@dataclass
+class _Built:
+    joint: Joint
+    a: _Side
+    b: _Side
+    parts: list[Any] = field(default_factory=list)  # Rapier joint handles; part 0 carries the locks
+    used: list[set[int]] = field(default_factory=list)  # per general part: Rapier axes with a limit
+    dedicated: set[int] = field(default_factory=set)  # parts holding one coupled or aimed row
+    aimed: list[_Aimed] = field(default_factory=list)
+    springs: list[_Spring] = field(default_factory=list)  # drives first (index = drive index), then limits
+    pinned: bool = False  # all linear axes locked: rotations turn about the anchor
+    rot_locked: bool = False  # all angular axes locked
+
+
+# ---------------------------------------------------------------------------------------------- the driver
+
+
+class JointDriver:
+    """Owns the Rapier joints of every model joint; call ``before_step(dt)`` before each step."""
+
+    def __init__(self, rw: Any) -> None:
+        self.rw = rw
+        self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
+        self.notes: list[str] = []
+
+    def handles(self, joint_index: int) -> list[Any]:
+        """The Rapier joint handles of model joint ``joint_index`` (empty when it was ignored)."""
+        b = self.built.get(joint_index)
+        return list(b.parts) if b else []
+
+    def frames_world(self, joint_index: int) -> tuple[Pose, Pose]:
+        """World poses of frame A and frame B of a model joint."""
+        b = self.built[joint_index]
+        return _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
+
+    def before_step(self, dt: float) -> None:
+        for b in self.built.values():
+            fa, fb = _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
+            for a in b.aimed:
+                _aim(self.rw, b, a, fa, fb)
+            for s in b.springs:
+                _spring_step(self.rw, b, s, fa, fb, dt)
+
+    def set(self, joint_index: int, field_path: tuple[Any, ...], value: Any) -> None:
+        """Change a drive or limit value of a model joint at run time (names: module docstring).
+
+        Raises ``KeyError`` for a joint that is not simulated, ``ValueError`` for an unknown field.
+        """
+        b = self.built.get(joint_index)
+        if b is None:
+            raise KeyError(f"joint {joint_index} is not simulated")
+        kind = field_path[0]
+        if kind == "drives":
+            i, name = int(field_path[1]), str(field_path[2])
+            if name not in DRIVE_FIELDS:
+                raise ValueError(f"unknown drive field {name!r} (one of {', '.join(DRIVE_FIELDS)})")
+            drives = list(b.joint.drives)
+            drives[i] = dataclasses.replace(drives[i], **{name: None if value is None else float(value)})
+            b.joint = dataclasses.replace(b.joint, drives=tuple(drives))
+            b.springs[i].drive = drives[i]
+            _wake(self.rw, b)
+        elif kind == "limits":
+            i, name = int(field_path[1]), str(field_path[2])
+            if name not in LIMIT_FIELDS:
+                raise ValueError(f"unknown limit field {name!r} (one of {', '.join(LIMIT_FIELDS)})")
+            limits = list(b.joint.limits)
+            limits[i] = dataclasses.replace(limits[i], **{name: float(value)})
+            self._rebuild(joint_index, dataclasses.replace(b.joint, limits=tuple(limits)))
+        elif kind == "enable_collision":
+            self._rebuild(joint_index, dataclasses.replace(b.joint, enable_collision=bool(value)))
+        else:
+            raise ValueError(f"unknown joint field {field_path!r}")
+
+    def _rebuild(self, joint_index: int, joint: Joint) -> None:
+        old = self.built.pop(joint_index)
+        for h in old.parts:
+            self.rw.impulse_joints.remove(h, True)
+        self._add(joint_index, joint)
+
+    def _add(self, index: int, joint: Joint) -> None:
+        if joint.body_a is None and joint.body_b is None:
+            self.notes.append(f"joint {index}: neither side has a body; ignored")
+            return
+        a = _side(self.rw, joint.body_a, joint.frame_a)
+        b = _side(self.rw, joint.body_b, joint.frame_b)
+        if a.handle == b.handle:
+            self.notes.append(f"joint {index}: both sides are the same (or static) body; ignored")
+            return
+        built = _Built(joint, a, b)
+        self.built[index] = built
+        _add_part(self.rw, built)
+        for drive in joint.drives:
+            built.springs.append(_drive_spring(drive, self.notes, index))
+        for lim in joint.limits:
+            for kind, axes in _split(lim):
+                _add_limit(self.rw, built, kind, axes, lim, self.notes, index)
+        locked = _data(self.rw, built.parts[0]).locked_axes
+        built.pinned = locked.contains(r.JointAxesMask.LIN_AXES)
+        built.rot_locked = locked.contains(r.JointAxesMask.ANG_AXES)
+
+
+def build_joints(rw: Any, scene: PhysicsScene) -> JointDriver:
+    """Create the Rapier joints of every model joint of ``scene`` in ``rw`` (see the module docstring)."""
+    driver = JointDriver(rw)
+    for index, joint in enumerate(scene.joints):
+        driver._add(index, joint)
+    return driver
+
+
+# ---------------------------------------------------------------------------------------------- building
+
+
+def _side(rw: Any, node: int | None, frame: Pose) -> _Side:
+    """Rapier body and local frame of one joint side; ``None`` (or a node without a body) is the ground."""
+    if node is None:
+        return _Side(rw.ground, frame)
+    handle = rw.handle_of.get(node)
+    if handle is not None:
+        return _Side(handle, frame)
+    # No body of its own: it never moves, so its frame is fixed in the world (the ground sits at the origin).
+    return _Side(rw.ground, _compose(_node_world(rw, node), frame))
+
+
+def _node_world(rw: Any, node: int) -> Pose:
+    wp = rw.world_pose(node)
+    if isinstance(wp, Pose):
+        return wp
+    if isinstance(wp, np.ndarray) and wp.shape == (4, 4):
+        t, q, _ = decompose(wp)
+        return Pose(t, q)
+    t, q = wp
+    return Pose(tuple(t), tuple(q))  # type: ignore[arg-type]
+
+
+def _add_part(rw: Any, b: _Built) -> int:
+    """A new Rapier joint between the two sides with the model frames and the contact setting (JOINT-9)."""
+    builder = (r.GenericJointBuilder(r.JointAxesMask.empty())
+               .local_frame1(_iso(b.a.frame)).local_frame2(_iso(b.b.frame))
+               .contacts_enabled(b.joint.enable_collision))
+    b.parts.append(rw.impulse_joints.insert(b.a.handle, b.b.handle, builder.build(), True))
+    b.used.append(set())
+    return len(b.parts) - 1
+
+
+def _data(rw: Any, handle: Any) -> Any:
+    return rw.impulse_joints.get(handle).data  # a live view: edits persist
+
+
+def _limit_slot(rw: Any, b: _Built, axis: Any) -> Any:
+    """The first general part whose ``axis`` carries no limit yet (else a new part)."""
+    for i, handle in enumerate(b.parts):
+        if i not in b.dedicated and int(axis) not in b.used[i]:
+            b.used[i].add(int(axis))
+            return handle
+    i = _add_part(rw, b)
+    b.used[i].add(int(axis))
+    return b.parts[i]
+
+
+def _dedicated_part(rw: Any, b: _Built) -> Any:
+    i = _add_part(rw, b)
+    b.dedicated.add(i)
+    return b.parts[i]
+
+
+def _split(lim: JointLimit) -> list[tuple[str, tuple[int, ...]]]:
+    """A limit listing both axis kinds applies its range to each kind separately (D-4)."""
+    out: list[tuple[str, tuple[int, ...]]] = []
+    if lim.linear_axes:
+        out.append(("linear", tuple(sorted(set(lim.linear_axes)))))
+    if lim.angular_axes:
+        out.append(("angular", tuple(sorted(set(lim.angular_axes)))))
+    return out
+
+
+def _add_limit(rw: Any, b: _Built, kind: str, axes: tuple[int, ...], lim: JointLimit,
+               notes: list[str], index: int) -> None:
+    lo, hi = lim.min, lim.max
+    if lo > hi:
+        notes.append(f"joint {index}: limit min {lo} > max {hi} (JOINT-6); ignored")
+        return
+    if math.isfinite(lim.stiffness):
+        if lim.stiffness > 0 or lim.damping > 0:  # a spring of zero stiffness and damping does nothing
+            b.springs.append(_Spring(kind, axes, limit=lim))
+        return
+    masks = LIN_MASK if kind == "linear" else ANG_MASK
+    if lo == 0.0 and hi == 0.0:
+        # min = max = 0 fixes the DoF; a zero distance / cone / total angle fixes every listed axis.
+        data = _data(rw, b.parts[0])
+        for ax in axes:
+            data.lock_axes(masks[ax])
+    elif len(axes) == 1:
+        _add_hard_1d(rw, b, kind, axes[0], lo, hi)
+    elif kind == "angular" and len(axes) == 2:
+        _add_cone(rw, b, axes, lo, hi)
+    elif kind == "linear" and lo <= 0.0:
+        _add_distance(rw, b, axes, hi)
+    elif not (kind == "angular" and lo <= 0.0 and hi >= math.pi):
+        _add_aimed(rw, b, kind, axes, lo, hi)  # total rotation, or a distance with a minimum > 0
+
+
+def _add_hard_1d(rw: Any, b: _Built, kind: str, axis: int, lo: float, hi: float) -> None:
+    if kind == "angular":
+        lo, hi = max(lo, -math.pi), min(hi, math.pi)
+        if lo <= -math.pi and hi >= math.pi:
+            return  # the whole circle: no constraint
+        rapier_axis = ANG[axis]
+    else:
+        lo, hi = max(lo, -HUGE), min(hi, HUGE)
+        if lo <= -HUGE and hi >= HUGE:
+            return
+        rapier_axis = LIN[axis]
+    _data(rw, _limit_slot(rw, b, rapier_axis)).set_limits(rapier_axis, lo, hi)
+
+
+def _add_cone(rw: Any, b: _Built, axes: tuple[int, ...], lo: float, hi: float) -> None:
+    """Angle between the frames' third axes in [lo, hi]: Rapier's coupled angular limit (2 axes)."""
+    if lo <= 0.0 and hi >= math.pi:
+        return
+    data = _data(rw, _dedicated_part(rw, b))
+    data.coupled_axes = ANG_MASK[axes[0]] | ANG_MASK[axes[1]]
+    for ax in axes:
+        data.set_limits(ANG[ax], max(lo, 0.0), min(hi, math.pi))
+
+
+def _add_distance(rw: Any, b: _Built, axes: tuple[int, ...], hi: float) -> None:
+    """Distance to a line (2 axes) or to a point (3 axes) ≤ hi: Rapier's coupled linear limit."""
+    if hi >= HUGE:
+        return
+    data = _data(rw, _dedicated_part(rw, b))
+    mask = r.JointAxesMask.empty()
+    for ax in axes:
+        mask = mask | LIN_MASK[ax]
+    data.coupled_axes = mask
+    for ax in axes:
+        data.set_limits(LIN[ax], 0.0, hi)
+
+
+def _add_aimed(rw: Any, b: _Built, kind: str, axes: tuple[int, ...], lo: float, hi: float) -> None:
+    """A 1-D limit on the X axis of a joint re-aimed every step; its metric is ≥ 0, so min ≤ 0 is no bound."""
+    handle = _dedicated_part(rw, b)
+    if kind == "angular":
+        axis, lo, hi = ANG[0], (lo if lo > 0.0 else -math.pi), min(hi, math.pi)
+    else:
+        axis, lo, hi = LIN[0], (lo if lo > 0.0 else -HUGE), min(hi, HUGE)
+    _data(rw, handle).set_limits(axis, lo, hi)
+    aimed = _Aimed(handle, kind, axes)
+    b.aimed.append(aimed)
+    _aim(rw, b, aimed, _frame_world(rw, b.a), _frame_world(rw, b.b))
+
+
+def _drive_spring(drive: JointDrive, notes: list[str], index: int) -> _Spring:
+    kind = "linear" if drive.type == DriveType.LINEAR else "angular"
+    ok = drive.type in (DriveType.LINEAR, DriveType.ANGULAR) and drive.mode in (
+        DriveMode.FORCE, DriveMode.ACCELERATION) and 0 <= drive.axis <= 2
+    if not ok:
+        notes.append(f"joint {index}: drive {drive.type}/{drive.mode}/{drive.axis} not supported; ignored")
+        return _Spring(kind, (), drive=None)
+    return _Spring(kind, (drive.axis,), drive=drive)
+
+
+# ---------------------------------------------------------------------------------------------- per step
+
+
+def _body_pose(rw: Any, handle: Any) -> Pose:
+    iso = rw.bodies[handle].position
+    t, q = iso.translation, iso.rotation
+    return Pose((t.x, t.y, t.z), (q.i, q.j, q.k, q.w))
+
+
+def _frame_world(rw: Any, side: _Side) -> Pose:
+    return _compose(_body_pose(rw, side.handle), side.frame)
+
+
+def _measure(kind: str, axes: tuple[int, ...], fa: Pose, fb: Pose) -> tuple[float, np.ndarray]:
+    """The KHR limit metric (DIGEST §11 table) and the world direction along which it grows."""
+    ra = quat_to_matrix(fa.rotation)
+    q_rel = _canon(quat_multiply(_conj(fa.rotation), fb.rotation))
+    if kind == "linear":
+        d = ra.T @ (np.asarray(fb.translation) - np.asarray(fa.translation))  # in frame A
+        if len(axes) == 1:
+            return float(d[axes[0]]), ra[:, axes[0]]
+        if len(axes) == 2:
+            d[3 - sum(axes)] = 0.0
+        dist = float(np.linalg.norm(d))
+        u = d / dist if dist > 1e-9 else np.eye(3)[axes[0]]
+        return dist, ra @ u
+    if len(axes) == 1:  # signed twist about e_i (D-10)
+        return 2.0 * math.atan2(q_rel[axes[0]], q_rel[3]), ra[:, axes[0]]
+    if len(axes) == 3:  # total rotation
+        imag = np.asarray(q_rel[:3])
+        n = float(np.linalg.norm(imag))
+        u = imag / n if n > 1e-12 else X
+        return 2.0 * math.atan2(n, q_rel[3]), ra @ u
+    k = 3 - sum(axes)  # cone about e_k
+    ek = np.eye(3)[k]
+    bk = quat_to_matrix(q_rel) @ ek  # frame B's k axis seen from frame A
+    axis = np.cross(ek, bk)
+    n = float(np.linalg.norm(axis))
+    u = axis / n if n > 1e-12 else np.eye(3)[(k + 1) % 3]
+    return math.atan2(n, float(ek @ bk)), ra @ u
+
+
+def _aim(rw: Any, b: _Built, a: _Aimed, fa: Pose, fb: Pose) -> None:
+    """Turn an aimed joint's frames so that its X axis carries the metric (see the module docstring)."""
+    metric, world_dir = _measure(a.kind, a.axes, fa, fb)
+    u = quat_to_matrix(fa.rotation).T @ world_dir  # in frame A
+    aim = _x_to(u)
+    frame1 = Pose(b.a.frame.translation, _canon(quat_multiply(b.a.frame.rotation, aim)))
+    frame2 = b.b.frame
+    if a.kind == "angular":
+        # (frame1)⁻¹·frame2 = aim⁻¹·q_rel·fix = rot_X(metric) exactly: ANG_X measures the total angle.
+        q_rel = _canon(quat_multiply(_conj(fa.rotation), fb.rotation))
+        fix = quat_multiply(quat_multiply(_conj(q_rel), aim), _axis_angle(X, metric))
+        frame2 = Pose(b.b.frame.translation, _canon(quat_multiply(b.b.frame.rotation, fix)))
+    data = _data(rw, a.handle)
+    data.local_frame1 = _iso(frame1)
+    data.local_frame2 = _iso(frame2)
+
+
+def _rate(rw: Any, b: _Built, kind: str, direction: np.ndarray, point: np.ndarray) -> float:
+    """d(metric)/dt along ``direction``: frame B's velocity relative to frame A at ``point``."""
+    rel = np.zeros(3)
+    for side, sign in ((b.b, 1.0), (b.a, -1.0)):
+        rb = rw.bodies[side.handle]
+        if kind == "angular":
+            rel += sign * _vec(rb.angvel)
+        else:
+            rel += sign * _vec(rb.velocity_at_point(r.Vec3(*point)))
+    return float(direction @ rel)
+
+
+def _spring_step(rw: Any, b: _Built, s: _Spring, fa: Pose, fb: Pose, dt: float) -> None:
+    x, direction = _measure(s.kind, s.axes, fa, fb)
+    prev, s.prev = s.prev, x
+    target = _spring_target(s, x)
+    if target is None:
+        return
+    x_t, v_t, k, c, max_force, accel = target
+    point = np.asarray(fb.translation)
+    # The metric's own rate over the last step: Rapier's stored end-of-step velocity includes that step's
+    # gravity even when the body is held at rest, which would bias the damping term.
+    fresh = prev is None or dt <= 0
+    v = _rate(rw, b, s.kind, direction, point) if fresh else _wrap(s, x - prev) / dt  # type: ignore[operator]
+    mass = _dof_mass(rw, b, s.kind, direction, point)
+    if mass <= 0.0:
+        return
+    if accel:
+        k, c = k * mass, c * mass
+    err = _wrap(s, x_t - x)
+    # Explicit force over the step, exact while the spring is stable for this DoF mass; a stiffer one is
+    # scaled down just enough to stay stable (symplectic Euler needs dt²k/M + 2·dt·c/M < 4).
+    stiffness_ratio = (dt * dt * k + 2.0 * dt * c) / mass
+    impulse = dt * (k * err + c * (v_t - v)) / max(1.0, stiffness_ratio / 2.0)
+    cap = max_force * dt
+    impulse = max(-cap, min(cap, impulse))
+    if impulse != 0.0:
+        _apply(rw, b, s.kind, direction * impulse, point)
+
+
+def _wrap(s: _Spring, delta: float) -> float:
+    """An angle difference of a signed twist the short way round; other metrics as they are."""
+    return math.remainder(delta, 2 * math.pi) if s.kind == "angular" and len(s.axes) == 1 else delta
+
+
+def _spring_target(s: _Spring, x: float) -> tuple[float, float, float, float, float, bool] | None:
+    """(x*, v*, stiffness, damping, max force, acceleration mode), or None when it exerts nothing now."""
+    if s.limit is not None:
+        lim = s.limit
+        if lim.min <= x <= lim.max:
+            return None  # inside the range: no force, no damping
+        bound = lim.max if x > lim.max else lim.min
+        return bound, 0.0, max(lim.stiffness, 0.0), max(lim.damping, 0.0), math.inf, False
+    d = s.drive
+    if d is None or (d.position_target is None and d.velocity_target is None):
+        return None
+    k = max(d.stiffness, 0.0) if d.position_target is not None else 0.0  # no target ⇒ no spring term
+    c = max(d.damping, 0.0)
+    if k == 0.0 and c == 0.0:
+        return None
+    x_t = d.position_target if d.position_target is not None else 0.0
+    v_t = d.velocity_target if d.velocity_target is not None else 0.0  # D-11
+    max_force = d.max_force if d.max_force >= 0 else math.inf  # D-15: negative ⇒ unlimited
+    return x_t, v_t, k, c, max_force, d.mode == DriveMode.ACCELERATION
+
+
+def _apply(rw: Any, b: _Built, kind: str, impulse: np.ndarray, point: np.ndarray) -> None:
+    """+impulse on body B, −impulse on body A (linear at ``point``, else as a torque impulse)."""
+    for side, sign in ((b.b, 1.0), (b.a, -1.0)):
+        rb = rw.bodies[side.handle]
+        if not rb.is_dynamic:
+            continue
+        j = r.Vec3(*(sign * impulse))
+        if kind == "angular":
+            rb.apply_torque_impulse(j, True)
+        else:
+            rb.apply_impulse_at_point(j, r.Vec3(*point), True)
+
+
+def _dof_mass(rw: Any, b: _Built, kind: str, e: np.ndarray, point: np.ndarray) -> float:
+    """Effective mass (linear) or inertia (angular) of the joint's DoF along world direction ``e``.
+
+    Per dynamic body: an angular DoF of a pinned joint turns the body about the anchor (parallel axis:
+    eᵀ·I·e + m·|r×e|²), otherwise about its centre (1/(eᵀ·I⁻¹·e)); a linear DoF moves the mass m when the
+    joint locks rotation, otherwise 1/(1/m + (r×e)ᵀ·I⁻¹·(r×e)). The two bodies act in series:
+    1/M = 1/M_A + 1/M_B; a fixed or kinematic body adds nothing.
+    """
+    inv = 0.0
+    for side in (b.a, b.b):
+        rb = rw.bodies[side.handle]
+        if not rb.is_dynamic or rb.mass <= 0:
+            continue
+        inertia, inv_inertia = _inertia_world(rb)
+        rvec = point - _vec(rb.center_of_mass)
+        if kind == "angular":
+            if b.pinned:
+                rxe = np.cross(rvec, e)
+                inv += 1.0 / max(float(e @ inertia @ e) + rb.mass * float(rxe @ rxe), 1e-12)
+            else:
+                inv += float(e @ inv_inertia @ e)
+        elif b.rot_locked:
+            inv += 1.0 / rb.mass
+        else:
+            rxe = np.cross(rvec, e)
+            inv += 1.0 / rb.mass + float(rxe @ inv_inertia @ rxe)
+    return 1.0 / inv if inv > 0 else 0.0
+
+
+def _inertia_world(rb: Any) -> tuple[np.ndarray, np.ndarray]:
+    """World inertia tensor and its inverse (a blocked axis: infinite inertia, zero inverse)."""
+    mp = rb.mass_properties
+    s = _vec(mp.inv_principal_inertia_sqrt)
+    frame, rot = mp.principal_inertia_local_frame, rb.rotation
+    m = quat_to_matrix(quat_multiply((rot.i, rot.j, rot.k, rot.w), (frame.i, frame.j, frame.k, frame.w)))
+    inv_d = s * s
+    d = np.where(inv_d > 0, 1.0 / np.where(inv_d > 0, inv_d, 1.0), 1e30)
+    return m @ np.diag(d) @ m.T, m @ np.diag(inv_d) @ m.T
+
+
+def _wake(rw: Any, b: _Built) -> None:
+    for side in (b.a, b.b):
+        rb = rw.bodies[side.handle]
+        if rb.is_dynamic:
+            rb.wake_up(True)
