@@ -1,0 +1,72 @@
+"""Core glTF checks the physics depends on: the node array and its hierarchy, node transforms."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..dialects.checks_base import Emit, is_int, is_num
+
+_TRS = {"translation": 3, "rotation": 4, "scale": 3, "matrix": 16}
+
+
+def check(gltf: dict[str, Any], emit: Emit) -> None:
+    nodes = gltf.get("nodes", [])
+    if not isinstance(nodes, list):
+        emit("GLTF-TYPE", "/nodes", "'nodes' must be an array of node objects")
+        return
+    parent: list[int | None] = [None] * len(nodes)
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            emit("GLTF-TYPE", f"/nodes/{i}", "a node must be a JSON object")
+            continue
+        _transform(node, f"/nodes/{i}", emit)
+        _children(node, i, parent, emit)
+    _cycles(parent, emit)
+
+
+def _transform(node: dict[str, Any], ptr: str, emit: Emit) -> None:
+    for key, n in _TRS.items():
+        if key not in node:
+            continue
+        v = node[key]
+        if not isinstance(v, list) or len(v) != n or not all(is_num(c) for c in v):
+            emit("GLTF-TYPE", f"{ptr}/{key}", f"'{key}' must be an array of {n} numbers")
+        elif not all(math.isfinite(c) for c in v):
+            emit("GLTF-NUMBER", f"{ptr}/{key}", f"'{key}' holds NaN or an infinite number; write finite "
+                                                "numbers")
+
+
+def _children(node: dict[str, Any], i: int, parent: list[int | None], emit: Emit) -> None:
+    children = node.get("children")
+    if children is None:
+        return
+    if not isinstance(children, list):
+        emit("GLTF-TYPE", f"/nodes/{i}/children", "'children' must be an array of node indices")
+        return
+    for k, c in enumerate(children):
+        ptr = f"/nodes/{i}/children/{k}"
+        if not is_int(c) or not 0 <= c < len(parent):
+            emit("GLTF-HIERARCHY", ptr, f"child {c!r} is not a node index (0..{len(parent) - 1})")
+        elif c == i:
+            emit("GLTF-HIERARCHY", ptr, f"node {i} lists itself as a child")
+        elif parent[c] is not None:
+            emit("GLTF-HIERARCHY", ptr, f"node {c} already has parent {parent[c]}; a node has one parent")
+        else:
+            parent[c] = i
+
+
+def _cycles(parent: list[int | None], emit: Emit) -> None:
+    """Linear: colour each chain once (0 unvisited, 1 on the current walk, 2 done)."""
+    state = [0] * len(parent)
+    for start in range(len(parent)):
+        walk = []
+        n: int | None = start
+        while n is not None and state[n] == 0:
+            state[n] = 1
+            walk.append(n)
+            n = parent[n]
+        if n is not None and state[n] == 1:
+            emit("GLTF-HIERARCHY", f"/nodes/{n}", f"node {n} is its own ancestor (a cycle in 'children')")
+        for w in walk:
+            state[w] = 2

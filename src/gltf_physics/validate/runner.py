@@ -1,0 +1,132 @@
+"""Runs both passes and builds the report. Never raises: whatever goes wrong becomes a message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..dialects import checks_khr, checks_omi, checks_omi_extras
+from ..dialects.checks_base import PHYSICS_EXTENSIONS, Checker
+from ..gltf.document import Document
+from ..gltf.errors import GltfError
+from . import core, semantic
+from .report import Message, Report
+from .rules import Severity, severity_of
+
+STRUCTURAL: tuple[tuple[str, Checker], ...] = (
+    ("core glTF", core.check),
+    ("OMI physics", checks_omi.check),
+    ("KHR physics", checks_khr.check),
+    ("OMI gravity/seat/vehicle", checks_omi_extras.check),
+)
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self._seen: set[tuple[str, str, str]] = set()
+
+    def __call__(self, code: str, pointer: str, message: str, severity: int | None = None) -> None:
+        key = (code, pointer, message)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        sev = severity_of(code) if severity is None else Severity(severity)
+        self.messages.append(Message(code, sev, pointer, message))
+
+    def has(self, code: str, pointer: str) -> bool:
+        return any(m.code == code and m.pointer == pointer for m in self.messages)
+
+    def has_error_near(self, pointer: str) -> bool:
+        return any(m.severity == Severity.ERROR and _related(m.pointer, pointer) for m in self.messages)
+
+    def has_related(self, code: str, pointer: str) -> bool:
+        return any(m.code == code and _related(m.pointer, pointer) for m in self.messages)
+
+
+def _related(a: str, b: str) -> bool:
+    """Equal pointers, or one inside the other (a missing key is reported at its parent object)."""
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+def validate(document: Document, uri: str | None = None) -> Report:
+    """Validate a loaded document: structural checks on the JSON, then semantic checks on the model."""
+    name = uri or (str(document.path) if getattr(document, "path", None) else "<memory>")
+    emit = _Collector()
+    gltf = getattr(document, "json", None)
+    if not isinstance(gltf, dict):
+        emit("GLTF-TYPE", "", "the document's JSON must be an object")
+        return Report(uri=name, messages=emit.messages, info={})
+    for what, checker in STRUCTURAL:
+        try:
+            checker(gltf, emit)
+        except Exception as exc:  # a checker bug must not hide the rest of the report
+            emit("GLTF-READ", "", f"the {what} checks stopped early ({type(exc).__name__}: {exc})")
+    info: dict[str, Any] = {"extensions": _extensions(gltf), "generations": {}, "counts": {}}
+    scene = _read(document, emit)
+    if scene is not None:
+        info["generations"] = dict(sorted(scene.generations.items()))
+        info["counts"] = _counts(scene)
+        _notes(scene, emit)
+        try:
+            semantic.check(scene, gltf, emit)
+        except Exception as exc:
+            emit("GLTF-READ", "", f"the semantic checks stopped early ({type(exc).__name__}: {exc})")
+    return Report(uri=name, messages=emit.messages, info=info)
+
+
+def _read(document: Document, emit: _Collector) -> Any:
+    try:
+        from ..dialects import read_scene
+
+        return read_scene(document)
+    except GltfError as err:
+        pointer = err.pointer or ""
+        if not emit.has_error_near(pointer):
+            emit("GLTF-READ", pointer, f"the physics cannot be read: {err.message}; semantic checks skipped")
+    except Exception as exc:
+        emit("GLTF-READ", "", f"the physics reader failed ({type(exc).__name__}: {exc}); semantic checks "
+                              "skipped")
+    return None
+
+
+def _notes(scene: Any, emit: _Collector) -> None:
+    """Reader notes (lenient reads such as GEN-3 -1 indices) become messages unless already reported."""
+    for note in scene.notes:
+        if not emit.has_related(note.code, note.pointer):
+            emit(note.code, note.pointer, note.message)
+
+
+def _extensions(gltf: dict[str, Any]) -> list[str]:
+    used = gltf.get("extensionsUsed")
+    names = {u for u in used if isinstance(u, str)} if isinstance(used, list) else set()
+    return sorted(n for n in names if n in PHYSICS_EXTENSIONS)
+
+
+def _counts(scene: Any) -> dict[str, int]:
+    return {
+        "bodies": len(scene.bodies), "colliders": len(scene.colliders), "triggers": len(scene.triggers),
+        "materials": len(scene.materials), "filters": len(scene.filters), "joints": len(scene.joints),
+        "vehicles": len(scene.vehicles), "wheels": len(scene.wheels), "thrusters": len(scene.thrusters),
+        "hoverThrusters": len(scene.hover_thrusters), "gravityFields": len(scene.gravity_fields),
+        "seats": len(scene.seats),
+    }
+
+
+def validate_file(path: str | Path) -> Report:
+    """Load and validate one file; a file that cannot be loaded gives an ``unreadable`` report."""
+    uri = str(path)
+    try:
+        from ..gltf.io import load
+
+        document = load(path)
+    except GltfError as err:
+        return _unreadable(uri, err.pointer or "", err.message)
+    except Exception as exc:  # OSError, a loader bug: still a report, never a traceback
+        return _unreadable(uri, "", f"{type(exc).__name__}: {exc}")
+    return validate(document, uri)
+
+
+def _unreadable(uri: str, pointer: str, message: str) -> Report:
+    msg = Message("GLTF-UNREADABLE", Severity.ERROR, pointer, f"the file cannot be loaded: {message}")
+    return Report(uri=uri, messages=[msg], info={}, unreadable=True)
