@@ -1,0 +1,59 @@
+"""Record a run for the viewer: world poses of every body node per step, and the trigger events.
+
+The viewer needs nothing else: it moves each body node to its recorded world pose (keeping the node's scale),
+and the meshes and collider overlays beneath follow, as a body's colliders are rigidly attached (DIGEST §11).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..model import PhysicsScene
+
+DEFAULT_RATE = 60.0
+POSE_DECIMALS = 5  # 10 µm and 1e-5 of a quaternion: finer than a screen pixel, keeps pages small
+
+
+def record(scene: PhysicsScene, seconds: float, *, rate: float = DEFAULT_RATE) -> dict[str, Any]:
+    """Step a World for ``seconds`` at ``rate`` Hz; one frame at t = 0 and one after every step."""
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise ValueError(f"simulation time must be a finite number of seconds ≥ 0, not {seconds}")
+    from ..sim.world import World  # the runtime loads the physics engine: only when a run is asked for
+
+    world = World(scene, rate=rate)
+    steps = round(seconds * rate)
+    nodes, t0, q0 = world.poses()
+    translations, rotations = [np.asarray(t0, dtype=float)], [np.asarray(q0, dtype=float)]
+    for _ in range(steps):
+        world.step()
+        _, t, q = world.poses()
+        translations.append(np.asarray(t, dtype=float))
+        rotations.append(np.asarray(q, dtype=float))
+    return frames_json(list(nodes), rate, translations, rotations, list(world.events()))
+
+
+def frames_json(nodes: list[int], rate: float, translations: list[np.ndarray], rotations: list[np.ndarray],
+                events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The page's ``bake`` object: flat frame-major arrays (frame, then body, then components)."""
+    t = np.asarray(translations, dtype=float).reshape(len(translations), len(nodes), 3)
+    q = np.asarray(rotations, dtype=float).reshape(len(rotations), len(nodes), 4)
+    if not (np.all(np.isfinite(t)) and np.all(np.isfinite(q))):
+        raise ValueError("the run produced non-finite poses; nothing to show")
+    return {
+        "rate": float(rate),
+        "frames": len(translations),
+        "nodes": [int(n) for n in nodes],
+        "translations": np.round(t, POSE_DECIMALS).reshape(-1).tolist(),
+        "rotations": np.round(q, POSE_DECIMALS).reshape(-1).tolist(),
+        "events": [{"time": float(e["time"]), "event": str(e["event"]), "trigger": int(e["trigger"]),
+                    "node": int(e["node"])} for e in events],
+    }
+
+
+def trajectories(bake: dict[str, Any]) -> dict[int, np.ndarray]:
+    """Body node → (frames, 3) world positions, for the PNG preview."""
+    t = np.asarray(bake["translations"], dtype=float).reshape(bake["frames"], len(bake["nodes"]), 3)
+    return {node: t[:, i, :] for i, node in enumerate(bake["nodes"])}

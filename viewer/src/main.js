@@ -1,0 +1,228 @@
+// gltf-physics viewer: reads the page's embedded data (glTF with data: URIs, physics overlay, summary,
+// validator report, optional baked run), shows it with three.js, and reports its state on
+// window.gltfPhysicsViewer for tests. Nothing is fetched from the network.
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { Overlays } from './overlays.js';
+import { buildBar, buildLayout, buildSide } from './panel.js';
+import { Bake, triggerState } from './playback.js';
+
+const FLASH_SECONDS = 0.3; // how long a trigger stays lit after an event, so one-step overlaps are seen
+
+const state = {
+  ready: false,
+  error: null,
+  colliderOverlays: 0,
+  jointOverlays: 0,
+  wheelOverlays: 0,
+  thrusterOverlays: 0,
+  gravityOverlays: 0,
+  time: 0,
+  duration: 0,
+  playing: true,
+  speed: 1,
+  baked: false,
+  activeTriggers: [],
+  firedEvents: 0,
+  highlightedNode: null,
+  framesRendered: 0,
+};
+window.gltfPhysicsViewer = state;
+
+function readData() {
+  const tag = document.getElementById('gltf-physics-data');
+  return JSON.parse(tag.textContent);
+}
+
+function parseGltf(gltfJson) {
+  return new Promise((resolve, reject) => new GLTFLoader().parse(gltfJson, '', resolve, reject));
+}
+
+// node index → Object3D: the loaded scene's node objects; nodes outside the scene get a placeholder at
+// their world pose (computed by the page builder), so their overlays still show.
+function nodeMap(gltf, overlay, worldRoot) {
+  const map = new Map();
+  gltf.scene.traverse((o) => {
+    const a = gltf.parser.associations.get(o);
+    if (a && a.nodes !== undefined && !map.has(a.nodes)) map.set(a.nodes, o);
+  });
+  return (node) => {
+    if (!map.has(node)) {
+      const o = new THREE.Object3D();
+      o.matrix.fromArray(overlay.worldMatrices[node]);
+      o.matrix.decompose(o.position, o.quaternion, o.scale);
+      o.name = `node:${node}`;
+      worldRoot.add(o);
+      map.set(node, o);
+    }
+    return map.get(node);
+  };
+}
+
+function frameCamera(camera, controls, scene) {
+  scene.updateMatrixWorld(true);
+  const box = new THREE.Box3();
+  scene.traverse((o) => {
+    // Infinite planes are drawn as a finite patch; leave them out so the bodies fill the view.
+    if (o.userData && o.userData.unbounded) return;
+    if (o.isMesh || o.isLine || o.isLineSegments) box.expandByObject(o, false);
+  });
+  if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
+  const centre = box.getCenter(new THREE.Vector3());
+  const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 0.5);
+  const dist = radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2));
+  camera.position.copy(centre).add(new THREE.Vector3(0.6, 0.5, 1).normalize().multiplyScalar(dist));
+  camera.near = dist / 1000;
+  camera.far = dist * 100;
+  camera.updateProjectionMatrix();
+  controls.target.copy(centre);
+  controls.update();
+}
+
+class Player {
+  constructor(duration) {
+    this.duration = duration;
+    this.time = 0;
+    this.playing = true;
+    this.speed = 1;
+  }
+
+  play() { this.playing = true; }
+
+  pause() { this.playing = false; }
+
+  seek(t) { this.time = this.duration > 0 ? Math.min(Math.max(t, 0), this.duration) : Math.max(t, 0); }
+
+  setSpeed(s) { this.speed = s; }
+
+  advance(dt) {
+    if (!this.playing) return;
+    this.time += dt * this.speed;
+    // Loop the run; with nothing to play (no bake, no clip) the clock simply runs.
+    if (this.duration > 0 && this.time > this.duration) this.time %= this.duration;
+  }
+}
+
+async function main() {
+  const data = readData();
+  const { view, bar, side } = buildLayout(`${data.title} — gltf-physics`);
+
+  const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(window.devicePixelRatio);
+  view.append(renderer.domElement);
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color(0x2a2d33);
+  scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 2.0));
+  const sun = new THREE.DirectionalLight(0xffffff, 2.0);
+  sun.position.set(3, 10, 6);
+  scene.add(sun);
+  const camera = new THREE.PerspectiveCamera(50, view.clientWidth / view.clientHeight, 0.01, 1000);
+  const controls = new OrbitControls(camera, renderer.domElement);
+
+  const gltf = await parseGltf(data.gltf);
+  scene.add(gltf.scene);
+  const worldRoot = new THREE.Group(); // overlays in world space, and placeholders of nodes outside the scene
+  scene.add(worldRoot);
+  const nodeObject = nodeMap(gltf, data.overlay, worldRoot);
+  const loadMesh = (i) => gltf.parser.getDependency('mesh', i);
+
+  const overlays = new Overlays(data.overlay, nodeObject, loadMesh, worldRoot);
+  await overlays.build();
+  state.colliderOverlays = overlays.colliders.length;
+  state.jointOverlays = overlays.joints.length;
+  state.wheelOverlays = overlays.wheels.length;
+  state.thrusterOverlays = overlays.thrusters.length;
+  state.gravityOverlays = overlays.gravity.length;
+  for (const c of overlays.colliders) {
+    if (c.shape.type === 'plane' && (c.shape.sizeX == null || c.shape.sizeZ == null)) {
+      c.object.userData.unbounded = true;
+    }
+  }
+
+  const bake = data.bake ? new Bake(data.bake, nodeObject) : null;
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  for (const clip of gltf.animations) mixer.clipAction(clip).play();
+  const clipDuration = Math.max(0, ...gltf.animations.map((c) => c.duration));
+  const player = new Player(bake ? bake.duration : clipDuration);
+  const events = (data.bake?.events || []).slice().sort((a, b) => a.time - b.time);
+  const triggerParts = new Map(data.overlay.triggers.map((t) => [t.node, t.parts]));
+
+  let highlight = null;
+  const highlightBox = new THREE.BoxHelper(undefined, 0xffffff);
+  highlightBox.visible = false;
+  highlightBox.material.depthTest = false;
+  scene.add(highlightBox);
+  const actions = {
+    highlight(node) {
+      highlight = node;
+      state.highlightedNode = node;
+      highlightBox.visible = false;
+      if (node != null && node < data.overlay.worldMatrices.length) {
+        highlightBox.setFromObject(nodeObject(node));
+        highlightBox.visible = true;
+      }
+    },
+    seek(t) { player.seek(t); },
+  };
+  buildSide(side, data, actions);
+  const barUi = buildBar(bar, player);
+  // Size the canvas to the view once the panel and bar have taken their room, and whenever it changes.
+  const fit = () => {
+    const w = Math.max(view.clientWidth, 1);
+    const h = Math.max(view.clientHeight, 1);
+    renderer.setSize(w, h, false);
+    camera.aspect = w / h;
+    camera.updateProjectionMatrix();
+  };
+  fit();
+  new ResizeObserver(fit).observe(view);
+
+  Object.assign(state, {
+    baked: !!bake,
+    duration: player.duration,
+    play: () => player.play(),
+    pause: () => player.pause(),
+    seek: (t) => player.seek(t),
+    setSpeed: (s) => player.setSpeed(s),
+    highlightNode: (n) => actions.highlight(n),
+  });
+
+  const show = () => {
+    mixer.setTime(player.time);
+    if (bake) bake.apply(player.time);
+    scene.updateMatrixWorld(true);
+    overlays.update();
+    const trig = triggerState(events, triggerParts, player.time, FLASH_SECONDS);
+    overlays.recolour(trig.active, highlight);
+    if (highlight != null && highlightBox.visible) highlightBox.setFromObject(nodeObject(highlight));
+    state.activeTriggers = [...trig.active].sort((a, b) => a - b);
+    state.firedEvents = events.filter((e) => e.time <= player.time).length;
+  };
+  show();
+  frameCamera(camera, controls, scene);
+
+  let last = performance.now();
+  const loop = (now) => {
+    // rAF stamps can precede the last performance.now(); a stalled tab does not jump the run.
+    player.advance(Math.min(Math.max((now - last) / 1000, 0), 0.1));
+    last = now;
+    show();
+    controls.update();
+    renderer.render(scene, camera);
+    state.time = player.time;
+    state.playing = player.playing;
+    state.speed = player.speed;
+    state.framesRendered += 1;
+    barUi.refresh();
+    requestAnimationFrame(loop);
+  };
+  renderer.render(scene, camera);
+  state.ready = true;
+  requestAnimationFrame(loop);
+}
+
+main().catch((e) => {
+  state.error = String(e && e.stack ? e.stack : e);
+  console.error('gltf-physics viewer failed:', e);
+});
