@@ -66,6 +66,7 @@ LIN = (r.JointAxis.LIN_X, r.JointAxis.LIN_Y, r.JointAxis.LIN_Z)
 ANG = (r.JointAxis.ANG_X, r.JointAxis.ANG_Y, r.JointAxis.ANG_Z)
 LIN_MASK = (r.JointAxesMask.LIN_X, r.JointAxesMask.LIN_Y, r.JointAxesMask.LIN_Z)
 ANG_MASK = (r.JointAxesMask.ANG_X, r.JointAxesMask.ANG_Y, r.JointAxesMask.ANG_Z)
+COUPLED_LIN, COUPLED_ANG = -1, -2  # markers in _Built.used: the part has that coupled group
 HUGE = 1e30  # an unbounded linear side (Rapier works in f32)
 IDENTITY: Quat = (0.0, 0.0, 0.0, 1.0)
 X = np.array([1.0, 0.0, 0.0])
@@ -155,9 +156,10 @@ class _Built:
     a: _Side
     b: _Side
     parts: list[Any] = field(default_factory=list)  # Rapier joint handles; part 0 carries the locks
-    used: list[set[int]] = field(default_factory=list)  # per general part: Rapier axes with a limit
+    used: list[set[int]] = field(default_factory=list)  # per part: Rapier axes with a limit, coupled groups
     dedicated: set[int] = field(default_factory=set)  # parts holding one coupled or aimed row
     aimed: list[_Aimed] = field(default_factory=list)
+    pending_aimed: list[tuple[str, tuple[int, ...], float, float]] = field(default_factory=list)
     springs: list[_Spring] = field(default_factory=list)  # drives first (index = drive index), then limits
     pinned: bool = False  # all linear axes locked: rotations turn about the anchor
     rot_locked: bool = False  # all angular axes locked
@@ -245,6 +247,8 @@ class JointDriver:
         for lim in joint.limits:
             for kind, axes in _split(lim):
                 _add_limit(self.rw, built, kind, axes, lim, self.notes, index)
+        for kind, axes, lo, hi in built.pending_aimed:  # after the rest: they may share part 0
+            _add_aimed(self.rw, built, kind, axes, lo, hi)
         locked = _data(self.rw, built.parts[0]).locked_axes
         built.pinned = locked.contains(r.JointAxesMask.LIN_AXES)
         built.rot_locked = locked.contains(r.JointAxesMask.ANG_AXES)
@@ -279,8 +283,8 @@ def _node_world(rw: Any, node: int) -> Pose:
     if isinstance(wp, np.ndarray) and wp.shape == (4, 4):
         t, q, _ = decompose(wp)
         return Pose(t, q)
-    t, q = wp
-    return Pose(tuple(t), tuple(q))  # type: ignore[arg-type]
+    t, q = wp  # RapierWorld: (translation (3,), xyzw rotation (4,))
+    return Pose((float(t[0]), float(t[1]), float(t[2])), (float(q[0]), float(q[1]), float(q[2]), float(q[3])))
 
 
 def _add_part(rw: Any, b: _Built) -> int:
@@ -298,7 +302,7 @@ def _data(rw: Any, handle: Any) -> Any:
 
 
 def _limit_slot(rw: Any, b: _Built, axis: Any) -> Any:
-    """The first general part whose ``axis`` carries no limit yet (else a new part)."""
+    """The first general part whose ``axis`` carries no limit yet (else a new part; see _coupled_slot)."""
     for i, handle in enumerate(b.parts):
         if i not in b.dedicated and int(axis) not in b.used[i]:
             b.used[i].add(int(axis))
@@ -347,7 +351,7 @@ def _add_limit(rw: Any, b: _Built, kind: str, axes: tuple[int, ...], lim: JointL
     elif kind == "linear" and lo <= 0.0:
         _add_distance(rw, b, axes, hi)
     elif not (kind == "angular" and lo <= 0.0 and hi >= math.pi):
-        _add_aimed(rw, b, kind, axes, lo, hi)  # total rotation, or a distance with a minimum > 0
+        b.pending_aimed.append((kind, axes, lo, hi))  # total rotation, or a distance with a minimum > 0
 
 
 def _add_hard_1d(rw: Any, b: _Built, kind: str, axis: int, lo: float, hi: float) -> None:
@@ -364,12 +368,30 @@ def _add_hard_1d(rw: Any, b: _Built, kind: str, axis: int, lo: float, hi: float)
     _data(rw, _limit_slot(rw, b, rapier_axis)).set_limits(rapier_axis, lo, hi)
 
 
+def _coupled_slot(rw: Any, b: _Built, kind: str, axes: tuple[int, ...]) -> Any:
+    """A general part with no coupled group of this kind and no limit on these axes (else a new part).
+
+    Rows of one Rapier joint are solved together (orthogonalised), rows of two joints on one pair only
+    by iteration, which barely converges for a light bob far from its pin (measured: a cone on a joint of
+    its own beside the pin held nothing) — so the first part is preferred.
+    """
+    group = COUPLED_LIN if kind == "linear" else COUPLED_ANG
+    rapier_axes = {int((LIN if kind == "linear" else ANG)[ax]) for ax in axes}
+    for i, handle in enumerate(b.parts):
+        if i not in b.dedicated and group not in b.used[i] and not rapier_axes & b.used[i]:
+            b.used[i] |= rapier_axes | {group}
+            return handle
+    i = _add_part(rw, b)
+    b.used[i] |= rapier_axes | {group}
+    return b.parts[i]
+
+
 def _add_cone(rw: Any, b: _Built, axes: tuple[int, ...], lo: float, hi: float) -> None:
     """Angle between the frames' third axes in [lo, hi]: Rapier's coupled angular limit (2 axes)."""
     if lo <= 0.0 and hi >= math.pi:
         return
-    data = _data(rw, _dedicated_part(rw, b))
-    data.coupled_axes = ANG_MASK[axes[0]] | ANG_MASK[axes[1]]
+    data = _data(rw, _coupled_slot(rw, b, "angular", axes))
+    data.coupled_axes = data.coupled_axes | ANG_MASK[axes[0]] | ANG_MASK[axes[1]]
     for ax in axes:
         data.set_limits(ANG[ax], max(lo, 0.0), min(hi, math.pi))
 
@@ -378,8 +400,8 @@ def _add_distance(rw: Any, b: _Built, axes: tuple[int, ...], hi: float) -> None:
     """Distance to a line (2 axes) or to a point (3 axes) ≤ hi: Rapier's coupled linear limit."""
     if hi >= HUGE:
         return
-    data = _data(rw, _dedicated_part(rw, b))
-    mask = r.JointAxesMask.empty()
+    data = _data(rw, _coupled_slot(rw, b, "linear", axes))
+    mask = data.coupled_axes
     for ax in axes:
         mask = mask | LIN_MASK[ax]
     data.coupled_axes = mask
@@ -388,8 +410,17 @@ def _add_distance(rw: Any, b: _Built, axes: tuple[int, ...], hi: float) -> None:
 
 
 def _add_aimed(rw: Any, b: _Built, kind: str, axes: tuple[int, ...], lo: float, hi: float) -> None:
-    """A 1-D limit on the X axis of a joint re-aimed every step; its metric is ≥ 0, so min ≤ 0 is no bound."""
-    handle = _dedicated_part(rw, b)
+    """A 1-D limit on the X axis of a joint re-aimed every step; its metric is ≥ 0, so min ≤ 0 is no bound.
+
+    It goes on part 0 when turning part 0's frames changes none of its other rows (no angular or per-axis
+    linear rows; a pin or a sphere distance is the same in every orientation) — the usual ball joint
+    with a swing-twist limit — so that it is solved together with the pin (see _coupled_slot).
+    """
+    if not b.aimed and _aim_compatible(rw, b):
+        handle = b.parts[0]
+        b.dedicated.add(0)
+    else:
+        handle = _dedicated_part(rw, b)
     if kind == "angular":
         axis, lo, hi = ANG[0], (lo if lo > 0.0 else -math.pi), min(hi, math.pi)
     else:
@@ -398,6 +429,15 @@ def _add_aimed(rw: Any, b: _Built, kind: str, axes: tuple[int, ...], lo: float, 
     aimed = _Aimed(handle, kind, axes)
     b.aimed.append(aimed)
     _aim(rw, b, aimed, _frame_world(rw, b.a), _frame_world(rw, b.b))
+
+
+def _aim_compatible(rw: Any, b: _Built) -> bool:
+    data = _data(rw, b.parts[0])
+    locked = data.locked_axes
+    if locked != r.JointAxesMask.empty() and locked != r.JointAxesMask.LIN_AXES:
+        return False
+    lin_group = {int(a) for a in LIN} | {COUPLED_LIN}
+    return not b.used[0] or b.used[0] == lin_group
 
 
 def _drive_spring(drive: JointDrive, notes: list[str], index: int) -> _Spring:
