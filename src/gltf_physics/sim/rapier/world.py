@@ -1,40 +1,97 @@
 """RapierWorld: a PhysicsScene built into one Rapier ``PhysicsWorld`` (DESIGN §3, DIGEST §11).
 
-The joint driver (``sim/rapier/joints.py``) sees this object through a fixed interface:
-``bodies`` (RigidBodySet), ``colliders``, ``impulse_joints`` (ImpulseJointSet), ``multibody_joints``,
-``handle_of`` (motion node → RigidBodyHandle, every motion type), ``ground`` (a fixed body at the world
-origin, identity rotation) and ``world_pose(node) -> (t, q)`` (initial world pose of any node, scale removed).
-The sets are properties: after :meth:`restore` they return the restored world's sets, so never cache them.
+Bodies: one Rapier body per motion node, at the node's world pose without scale: dynamic; KHR ``isKinematic``
+→ velocity-based kinematic keeping its initial velocities; OMI ``kinematic`` → position-based kinematic (it
+moves only when something sets its pose: file animations are not sampled yet); ``static`` motion → fixed.
+Colliders without a motion ancestor are parentless (static) colliders. Initial velocities are in node space
+(D-9), rotated into world. Mass properties come from ``model.mass`` and are set explicitly (colliders have
+density 0, so Rapier adds nothing); an infinite mass or principal inertia is passed as 0, which Rapier
+treats as infinite (inverse 0) in the principal frame, rotated frames included; translations (infinite mass)
+or all rotations (all three infinite) are also locked outright.
+
+Triggers: sensors reporting enter/exit per (trigger node, other node) through ``sim.triggers``; a member of a
+compound (``nodes``) trigger reports as the compound node. Sensors see every body type (a static trigger sees
+kinematic bodies and static colliders too). Trigger–trigger overlaps are not reported (unspecified,
+DIGEST §11).
+An overlap found by a step is stamped with the time of the poses it was found at (the start of that step,
+Rapier detects before it integrates): the first recorded time at which the shapes overlap.
+
+The joint driver (``sim/rapier/joints.py``) sees this object through a fixed interface: ``bodies``
+(RigidBodySet), ``colliders``, ``impulse_joints`` (ImpulseJointSet), ``multibody_joints``, ``handle_of``
+(motion node → RigidBodyHandle, every motion type), ``ground`` (a fixed body at the world origin, identity
+rotation) and ``world_pose(node) -> (t, q)`` (initial world pose of any node, scale removed). The sets are
+properties: after :meth:`restore` they return the restored world's sets, so never cache them.
 """
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 import rapier3d as rp
 
-from ...gltf.transforms import decompose, world_matrices
-from ...model import PhysicsScene
+from ...dialects.pointers import body_family
+from ...gltf.transforms import decompose, quat_to_matrix, world_matrices
+from ...model import Body, MotionType, PhysicsScene
+from ...model.mass import (
+    MassProperties,
+    MeshSource,
+    PlacedShape,
+    apply_overrides,
+    body_frame,
+    body_placements,
+    combine_parts,
+    document_mesh_source,
+    place_shape,
+    placed_mass,
+)
+from ..errors import SimulationError
+from ..triggers import TriggerTracker
+from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, material_of, native
+from .shapes import collider_builder
+
+try:  # the joint driver is written beside this module; the world runs without it
+    from .joints import build_joints
+except ImportError:  # pragma: no cover - only while joints.py does not exist
+    build_joints = None
 
 EARTH_GRAVITY = (0.0, -9.81, 0.0)
+_POSE_HEADER = 8  # bytes before the 7 float32 of Isometry3.to_bytes() (quaternion xyzw, translation xyz)
+_ALL_TYPES = rp.ActiveCollisionTypes.all()
 
 
 class RapierWorld:
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
-                 gravity: tuple[float, float, float] | None = None, density: float = 1000.0) -> None:
+                 gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
+                 mesh_source: MeshSource | None = None) -> None:
+        if rate <= 0 or substeps < 1:
+            raise SimulationError(f"rate must be > 0 and substeps ≥ 1 (got {rate}, {substeps})")
         self.scene = scene
-        doc_json = scene.document.json if scene.document is not None else {}
-        self._world_m = world_matrices(doc_json)
+        self.doc_json: dict[str, Any] = scene.document.json if scene.document is not None else {}
+        self._world_m = world_matrices(self.doc_json)
+        if mesh_source is None and scene.document is not None:
+            mesh_source = document_mesh_source(scene.document)
+        self._mesh_source = mesh_source
+        self.substeps = int(substeps)
+        self.dt = 1.0 / (float(rate) * self.substeps)
+        self.substep_count = 0
         g = gravity if gravity is not None else (
             scene.world_gravity.vector if scene.world_gravity is not None else EARTH_GRAVITY)
         self.world = rp.PhysicsWorld(gravity=tuple(float(v) for v in g))
-        self.world.integration_parameters.dt = 1.0 / (float(rate) * int(substeps))
-        self.density = density
-        self.handle_of: dict[int, rp.RigidBodyHandle] = {}
+        self.world.integration_parameters.dt = self.dt
         self.ground = self.world.add_body(rp.RigidBody.fixed())
-        for body in scene.bodies:
-            t, q = self.world_pose(body.node)
-            self.handle_of[body.node] = self.world.add_body(
-                rp.RigidBody.dynamic().position((t, q)))
+        self.handle_of: dict[int, rp.RigidBodyHandle] = {}
+        self.node_of: dict[rp.RigidBodyHandle, int] = {}
+        self.mass_of: dict[int, MassProperties] = {}
+        self.moving_nodes: list[int] = []  # dynamic and kinematic body nodes, ascending: the trace order
+        self._info: dict[rp.ColliderHandle, tuple[bool, int]] = {}  # handle → (is trigger, reported node)
+        self._keys: dict[rp.ColliderHandle, tuple[int | None, int | None]] = {}  # → (material, filter)
+        self.triggers = TriggerTracker()
+        self._build(density)
+        self._pose_handles = [self.handle_of[n] for n in self.moving_nodes]
+        self._fast_poses = self._check_pose_bytes()
+        self.joints = build_joints(self, scene) if build_joints is not None else None
 
     # -- the joint interface -------------------------------------------------------------------------
     @property
@@ -58,5 +115,255 @@ class RapierWorld:
         t, q, _ = decompose(self._world_m[node])
         return np.array(t), np.array(q)
 
+    # -- building ------------------------------------------------------------------------------------
+    def _build(self, density: float) -> None:
+        solids: list[tuple[int, PlacedShape, rp.RigidBodyHandle | None]] = []
+        for body in sorted(self.scene.bodies, key=lambda b: b.node):
+            placed = body_placements(self.scene, body.node, self._world_m, self._mesh_source)
+            handle = self._add_body(body, placed, density)
+            solids.extend((k, p, handle) for k, p in placed)
+        for k, col in enumerate(self.scene.colliders):
+            if col.body is None or col.body not in self.handle_of:
+                p = place_shape(col.shape, self._world_m[col.node], self._mesh_source)
+                if p is not None:
+                    solids.append((k, p, None))
+        self._add_solids(solids)
+        self._add_triggers()
+
+    def _add_body(self, body: Body, placed: list[tuple[int, PlacedShape]],
+                  density: float) -> rp.RigidBodyHandle:
+        m = body.motion
+        t, q = self.world_pose(body.node)
+        rot = quat_to_matrix(q)
+        linvel, angvel = rot @ np.asarray(m.linear_velocity), rot @ np.asarray(m.angular_velocity)  # D-9
+        if m.type is MotionType.STATIC:
+            builder = rp.RigidBody.fixed()
+        elif m.type is MotionType.KINEMATIC and body_family(body) == "omi":
+            builder = rp.RigidBody.kinematic_position_based()
+        elif m.type is MotionType.KINEMATIC:
+            builder = rp.RigidBody.kinematic_velocity_based().linvel(tuple(linvel)).angvel(tuple(angvel))
+        else:
+            mp = self._mass(body, placed, density)
+            builder = (rp.RigidBody.dynamic().linvel(tuple(linvel)).angvel(tuple(angvel))
+                       .gravity_scale(float(m.gravity_factor)).additional_mass_properties(_rapier_mass(mp)))
+            locks = _locks(mp)
+            if locks is not None:
+                builder = builder.locked_axes(locks)
+        handle = self.world.add_body(builder.position((tuple(t), tuple(q))))
+        self.handle_of[body.node] = handle
+        self.node_of[handle] = body.node
+        if m.type is not MotionType.STATIC:
+            self.moving_nodes.append(body.node)
+        return handle
+
+    def _mass(self, body: Body, placed: list[tuple[int, PlacedShape]], density: float) -> MassProperties:
+        v, com, inertia = combine_parts(placed_mass(p) for _, p in placed)
+        mp = apply_overrides(body, (v * density, com, inertia * density), self._world_m[body.node])
+        self.mass_of[body.node] = mp
+        return mp
+
+    def _add_solids(self, solids: list[tuple[int, PlacedShape, rp.RigidBodyHandle | None]]) -> None:
+        sc = self.scene
+        mat_keys = {sc.colliders[k].material for k, _, _ in solids}
+        counts = {key: 0 for key in mat_keys}
+        for k, _, _ in solids:
+            counts[sc.colliders[k].material] += 1
+        self._pairs = hooked_pairs(sc.materials, mat_keys)
+        flagged = hook_cover(self._pairs, counts)
+        filter_keys = {sc.colliders[k].filter for k, _, _ in solids} | {t.filter for t in sc.triggers}
+        self._classes = FilterClasses(sc.filters, filter_keys | {None})
+        any_hook = False
+        for k, placed, parent in solids:
+            col = sc.colliders[k]
+            friction, restitution, f_rule, r_rule = native(material_of(sc.materials, col.material))
+            b = (collider_builder(placed).density(0.0).friction(friction).restitution(restitution)
+                 .friction_combine_rule(f_rule).restitution_combine_rule(r_rule))
+            hooks = rp.ActiveHooks.NONE
+            if col.material in flagged:
+                hooks = hooks | rp.ActiveHooks.MODIFY_SOLVER_CONTACTS
+            b, hooks = self._filter(b, col.filter, hooks)
+            if not hooks.is_empty():
+                b = b.active_hooks(hooks)
+                any_hook = True
+            handle = self.world.add_collider(b, parent)
+            self._info[handle] = (False, col.body if col.body is not None else col.node)
+            self._keys[handle] = (col.material, col.filter)
+        self._any_hook = any_hook
+
+    def _filter(self, b: rp.ColliderBuilder, key: int | None,
+                hooks: rp.ActiveHooks) -> tuple[rp.ColliderBuilder, rp.ActiveHooks]:
+        groups = self._classes.groups(key)
+        if groups is not None:
+            b = b.collision_groups(groups)
+        if self._classes.needs_pair_hook(key):
+            hooks = hooks | rp.ActiveHooks.FILTER_CONTACT_PAIRS | rp.ActiveHooks.FILTER_INTERSECTION_PAIR
+        return b, hooks
+
+    def _add_triggers(self) -> None:
+        owner: dict[int, tuple[int, int | None]] = {}  # member node → (compound node, compound filter)
+        for trig in self.scene.triggers:
+            for member in trig.nodes or ():
+                owner.setdefault(member, (trig.node, trig.filter))
+        any_hook = self._any_hook
+        for trig in self.scene.triggers:
+            if trig.shape is None:
+                continue
+            parent = self.handle_of.get(trig.body) if trig.body is not None else None
+            rel = self._world_m[trig.node]
+            if parent is not None:
+                rel = np.linalg.inv(body_frame(self._world_m[trig.body])) @ rel
+            placed = place_shape(trig.shape, rel, self._mesh_source)
+            if placed is None:
+                continue
+            node, compound_filter = owner.get(trig.node, (trig.node, None))
+            key = trig.filter if trig.filter is not None else compound_filter
+            b = (collider_builder(placed).density(0.0).sensor(True)
+                 .active_events(rp.ActiveEvents.COLLISION_EVENTS).active_collision_types(_ALL_TYPES))
+            b, hooks = self._filter(b, key, rp.ActiveHooks.NONE)
+            if not hooks.is_empty():
+                b = b.active_hooks(hooks)
+                any_hook = True
+            handle = self.world.add_collider(b, parent)
+            self._info[handle] = (True, node)
+            self._keys[handle] = (None, key)
+        self._collector = rp.ChannelEventCollector()
+        self.world.event_handler = self._collector
+        self.hooks = ContactHooks(self._keys, self._pairs, self._classes) if any_hook else None
+        self.world.physics_hooks = self.hooks
+
+    # -- stepping ------------------------------------------------------------------------------------
+    @property
+    def time(self) -> float:
+        return self.substep_count * self.dt
+
     def step(self) -> None:
-        self.world.step()
+        """One step of 1/rate s: ``substeps`` Rapier steps, each preceded by the joint driver's update."""
+        for _ in range(self.substeps):
+            if self.joints is not None:
+                self.joints.before_step(self.dt)
+            before = self.time
+            self.world.step()
+            self.substep_count += 1
+            self._check_finite()
+            self._drain_events(before)
+
+    def _drain_events(self, time: float) -> None:
+        info = self._info
+        for e in self._collector.drain_collision_events():
+            a, b = info.get(e.collider1), info.get(e.collider2)
+            if a is None or b is None or a[0] == b[0]:
+                continue  # not ours, solid–solid, or trigger–trigger (unspecified, not reported)
+            trigger, other = (a, b) if a[0] else (b, a)
+            self.triggers.update(time, trigger[1], other[1], e.started)
+
+    def _check_finite(self) -> None:
+        q = self.world.quarantine
+        if q.is_empty():
+            return
+        nodes = sorted(self.node_of.get(h, -1) for h in q.bodies)
+        node = nodes[0] if nodes else None
+        raise SimulationError(f"the state of node {node} became non-finite at t = {self.time:.6g} s",
+                              node=node)
+
+    # -- poses ---------------------------------------------------------------------------------------
+    def read_poses(self) -> np.ndarray:
+        """(B, 7) float32 [qx, qy, qz, qw, tx, ty, tz] of the moving bodies, in ``moving_nodes`` order."""
+        bodies = self.world.rigid_bodies
+        if self._fast_poses:
+            blob = b"".join([bodies[h].position.to_bytes() for h in self._pose_handles])
+            return np.frombuffer(blob, dtype="<f4").reshape(-1, 9)[:, 2:]
+        out = np.empty((len(self._pose_handles), 7), dtype=np.float32)
+        for i, h in enumerate(self._pose_handles):
+            b = bodies[h]
+            out[i, :4] = b.rotation.to_tuple()
+            out[i, 4:] = b.translation.to_tuple()
+        return out
+
+    def _check_pose_bytes(self) -> bool:
+        """Isometry3.to_bytes() is 8 header bytes + 7 float32; use it only if that still decodes right."""
+        iso = rp.Isometry3((1.5, -2.25, 3.0), (0.0, 0.6, 0.0, 0.8))
+        raw = iso.to_bytes()
+        if len(raw) != _POSE_HEADER + 28:
+            return False
+        values = np.frombuffer(raw[_POSE_HEADER:], dtype="<f4")
+        expect = np.array([*iso.rotation.to_tuple(), *iso.translation.to_tuple()], dtype=np.float32)
+        return bool(np.array_equal(values, expect))
+
+    def pose(self, node: int) -> tuple[np.ndarray, np.ndarray]:
+        """Current world translation and xyzw rotation of a body node (float64 of Rapier's float32)."""
+        b = self.world.rigid_bodies[self.handle_of[node]]
+        return np.array(b.translation.to_tuple()), np.array(b.rotation.to_tuple())
+
+    # -- runtime changes -----------------------------------------------------------------------------
+    def set_motion(self, node: int, field: str, value: Any) -> None:
+        if node not in self.handle_of:
+            raise SimulationError(f"node {node} is not a body", node=node)
+        b = self.world.rigid_bodies[self.handle_of[node]]
+        if field in ("linear_velocity", "angular_velocity"):
+            v = _vec3(value, field, node)
+            world_v = tuple(b.rotation.transform_vector(v).to_tuple())  # node space (D-9)
+            if field == "linear_velocity":
+                b.linvel = world_v
+            else:
+                b.angvel = world_v
+        elif field == "gravity_factor":
+            b.gravity_scale = float(value)
+        elif field == "mass":
+            self._set_mass(node, b, float(value))
+        else:
+            raise SimulationError(f"motion field {field!r} is not settable", node=node)
+        b.wake_up(True)
+
+    def _set_mass(self, node: int, b: rp.RigidBody, mass: float) -> None:
+        old = self.mass_of.get(node)
+        if old is None or not b.is_dynamic:
+            raise SimulationError(f"node {node} is not a dynamic body", node=node)
+        if mass == 0:
+            mass = math.inf  # KHR: 0 = infinite (D-5)
+        k = mass / old.mass if math.isfinite(old.mass) and math.isfinite(mass) and old.mass > 0 else 1.0
+        new = MassProperties(mass, old.center_of_mass, tuple(d * k for d in old.inertia_diagonal),  # type: ignore[arg-type]
+                             old.inertia_orientation)
+        self.mass_of[node] = new
+        b.set_additional_mass_properties(_rapier_mass(new), True)
+        b.locked_axes = _locks(new) or rp.LockedAxes.empty()
+
+    # -- snapshots -----------------------------------------------------------------------------------
+    def snapshot(self) -> tuple[bytes, int, Any, dict[int, MassProperties]]:
+        return self.world.snapshot(), self.substep_count, self.triggers.state(), dict(self.mass_of)
+
+    def restore(self, snap: tuple[bytes, int, Any, dict[int, MassProperties]]) -> None:
+        blob, count, trig_state, masses = snap
+        world = rp.PhysicsWorld.restore(blob)
+        self._collector = rp.ChannelEventCollector()
+        world.event_handler = self._collector
+        world.physics_hooks = self.hooks
+        self.world = world
+        self.substep_count = count
+        self.triggers.restore(trig_state)
+        self.mass_of = dict(masses)
+
+
+def _rapier_mass(mp: MassProperties) -> rp.MassProperties:
+    """Rapier treats a zero mass / principal inertia as infinite (its inverse is 0)."""
+    mass = 0.0 if math.isinf(mp.mass) else mp.mass
+    inertia = tuple(0.0 if math.isinf(v) else v for v in mp.inertia_diagonal)
+    return rp.MassProperties(mp.center_of_mass, mass, inertia, mp.inertia_orientation)
+
+
+def _locks(mp: MassProperties) -> rp.LockedAxes | None:
+    locks = rp.LockedAxes.empty()
+    if math.isinf(mp.mass):
+        locks = locks | rp.LockedAxes.TRANSLATION_LOCKED
+    if all(math.isinf(v) or v == 0 for v in mp.inertia_diagonal):
+        locks = locks | rp.LockedAxes.ROTATION_LOCKED
+    return None if locks.is_empty() else locks
+
+
+def _vec3(value: Any, field: str, node: int) -> tuple[float, float, float]:
+    try:
+        v = tuple(float(x) for x in value)
+    except (TypeError, ValueError):
+        v = ()
+    if len(v) != 3 or not all(math.isfinite(x) for x in v):
+        raise SimulationError(f"{field} needs 3 finite numbers, got {value!r}", node=node)
+    return v  # type: ignore[return-value]

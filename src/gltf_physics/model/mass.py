@@ -1,0 +1,461 @@
+"""Mass properties of bodies from their collider shapes (DESIGN §3 "Computed mass", DIGEST §11).
+
+Engine-agnostic NumPy math shared by ``gltf-physics info`` and the runtime, so both report the same numbers.
+
+Pipeline: every collider at or below a body is first *placed* (:func:`place_shape`) in the body frame (the
+body node's world pose without scale): its node's transform relative to the body, scale included, is folded
+into the shape (DESIGN §3 "Scale": uniform scale exact; non-uniform exact for boxes, round shapes become the
+convex hull of their tessellation; a sheared frame turns any shape into such a hull; a zero scale column
+disables the shape; negative scale ⇒ |scale|). Each placed shape has exact volume, centre of mass and inertia
+(closed forms for boxes, Gauss–Legendre over the revolution profile for spheres, capsules (tapered too) and
+cylinders (tapered = frustum), divergence-theorem integrals over triangles for hulls and closed meshes); the
+parts are summed with the parallel-axis theorem, then the file's explicit values override (see
+:func:`apply_overrides`).
+
+Mesh shapes: ``convex`` uses the convex hull of the mesh vertices (own incremental hull, :func:`convex_hull`);
+``trimesh`` counts as a solid only when the mesh is closed and consistently oriented after welding coincident
+vertices, else it has no volume. Planes have no mass.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..gltf.transforms import decompose, matrix_to_quat, quat_to_matrix, world_matrices
+from .bodies import IDENTITY_QUAT, Body, Quat
+from .scene import PhysicsScene
+from .shapes import Box, Capsule, Cylinder, MeshShape, Plane, Shape, Sphere, Vec3
+
+# (vertices (n,3) float64, triangles (m,3) int64) of a mesh shape, in the shape node's space.
+MeshSource = Callable[[MeshShape], tuple[np.ndarray, np.ndarray]]
+
+SEGMENTS = 32  # tessellation of round shapes turned into hulls (non-uniform scale, tapered shapes in Rapier)
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(10)  # exact for the degree ≤ 6 revolution integrands
+
+
+@dataclass(frozen=True)
+class MassProperties:
+    """Mass (kg, ``math.inf`` = infinite), centre of mass (body frame), principal inertia (kg·m², a component
+    ``math.inf`` = no rotation about that axis) and the principal axes' orientation in the body frame."""
+
+    mass: float
+    center_of_mass: Vec3
+    inertia_diagonal: Vec3
+    inertia_orientation: Quat = IDENTITY_QUAT
+
+
+@dataclass(frozen=True)
+class PlacedShape:
+    """A collider shape resolved into its parent frame (the body frame, or world for static colliders).
+
+    ``kind``: box (``params`` = half extents), sphere (radius), capsule (half height between the centres,
+    radius bottom, radius top), cylinder (half height, radius bottom, radius top), plane (size x or ``inf``,
+    size z or ``inf``, 1.0 if double-sided else 0.0), convex (``points``, already in the parent frame:
+    ``translation`` 0, identity ``rotation``), trimesh (``points`` + ``triangles``, likewise).
+    """
+
+    kind: str
+    translation: tuple[float, float, float]
+    rotation: Quat
+    params: tuple[float, ...] = ()
+    points: np.ndarray | None = None
+    triangles: np.ndarray | None = None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Placement: a shape under a 4×4 transform (scale included) → PlacedShape
+# ---------------------------------------------------------------------------------------------------
+
+def place_shape(shape: Shape, rel: np.ndarray, mesh_source: MeshSource | None = None) -> PlacedShape | None:
+    """``shape`` (in its node's space) under ``rel`` (node → parent frame, scale included); ``None`` when a
+    scale column is zero (KRB-12: the shape is disabled) or a mesh shape has no triangles."""
+    lin = np.asarray(rel, dtype=float)[:3, :3]
+    t = tuple(float(v) for v in rel[:3, 3])
+    s = np.linalg.norm(lin, axis=0)
+    if np.any(s <= 1e-12):
+        return None
+    rot = lin / s
+    sheared = not np.allclose(rot.T @ rot, np.eye(3), atol=1e-6)
+    if np.linalg.det(rot) < 0:  # negative scale ⇒ |scale| (KRB-12): drop the reflection
+        rot[:, 0] = -rot[:, 0]
+    q = matrix_to_quat(rot)
+    uniform = float(s.max() - s.min()) <= 1e-9 * float(s.max())
+    if isinstance(shape, MeshShape):
+        return _place_mesh(shape, lin, t, mesh_source)
+    if isinstance(shape, Plane):
+        sx = shape.size_x * s[0] if shape.size_x is not None else math.inf
+        sz = shape.size_z * s[2] if shape.size_z is not None else math.inf
+        return PlacedShape("plane", t, q, (sx, sz, 1.0 if shape.double_sided else 0.0))
+    if isinstance(shape, Box) and not sheared:
+        half = tuple(float(v) for v in np.asarray(shape.size, dtype=float) * s / 2)
+        return PlacedShape("box", t, q, half)
+    if not sheared and uniform:
+        k = float(s[0])
+        if isinstance(shape, Sphere):
+            return PlacedShape("sphere", t, q, (shape.radius * k,))
+        if isinstance(shape, Capsule):
+            return PlacedShape("capsule", t, q, (shape.height * k / 2, shape.radius_bottom * k,
+                                                   shape.radius_top * k))
+        if isinstance(shape, Cylinder):
+            return PlacedShape("cylinder", t, q, (shape.height * k / 2, shape.radius_bottom * k,
+                                                    shape.radius_top * k))
+    # Non-uniform scale of a round shape, or a sheared frame: the hull of the tessellated shape (DESIGN §3).
+    pts = shape_points(shape) @ lin.T + np.asarray(t)
+    return PlacedShape("convex", (0.0, 0.0, 0.0), IDENTITY_QUAT, points=pts)
+
+
+def _place_mesh(shape: MeshShape, lin: np.ndarray, t: tuple[float, float, float],
+                mesh_source: MeshSource | None) -> PlacedShape | None:
+    vertices, triangles = (mesh_source or default_mesh_source)(shape)
+    if len(triangles) == 0:
+        return None
+    pts = np.asarray(vertices, dtype=float) @ lin.T + np.asarray(t)
+    kind = "convex" if shape.convex else "trimesh"
+    return PlacedShape(kind, (0.0, 0.0, 0.0), IDENTITY_QUAT, points=pts,
+                       triangles=np.asarray(triangles, dtype=np.int64))
+
+
+def default_mesh_source(shape: MeshShape) -> tuple[np.ndarray, np.ndarray]:
+    raise ValueError("mesh shapes need a mesh_source (see gltf_physics.gltf.meshes)")
+
+
+def document_mesh_source(doc: object) -> MeshSource:
+    """Triangles of mesh shapes read from ``doc`` (cached per mesh / node)."""
+    cache: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def source(shape: MeshShape) -> tuple[np.ndarray, np.ndarray]:
+        from ..gltf import meshes  # the container's mesh reader; imported late to keep model/ light
+
+        key = ("mesh", shape.mesh) if shape.mesh is not None else ("node", shape.node)
+        if key not in cache:
+            if shape.mesh is not None:
+                cache[key] = meshes.mesh_triangles(doc, shape.mesh)
+            else:
+                cache[key] = meshes.node_triangles(doc, shape.node, descendants=True, space="node")
+        return cache[key]
+
+    return source
+
+
+def shape_points(shape: Shape, segments: int = SEGMENTS) -> np.ndarray:
+    """Points whose convex hull is the (tessellated) shape, in the shape's node space."""
+    if isinstance(shape, Box):
+        h = np.asarray(shape.size, dtype=float) / 2
+        return np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float) * h
+    if isinstance(shape, Sphere):
+        return _sphere_points(np.zeros(3), shape.radius, segments)
+    if isinstance(shape, Capsule):
+        return capsule_points(shape.height / 2, shape.radius_bottom, shape.radius_top, segments)
+    if isinstance(shape, Cylinder):
+        return cylinder_points(shape.height / 2, shape.radius_bottom, shape.radius_top, segments)
+    raise TypeError(f"no point set for {type(shape).__name__}")
+
+
+def capsule_points(half_height: float, r_bottom: float, r_top: float, segments: int = SEGMENTS) -> np.ndarray:
+    return np.vstack([_sphere_points(np.array([0.0, -half_height, 0.0]), r_bottom, segments),
+                      _sphere_points(np.array([0.0, half_height, 0.0]), r_top, segments)])
+
+
+def cylinder_points(half_height: float, r_bottom: float, r_top: float,
+                    segments: int = SEGMENTS) -> np.ndarray:
+    a = np.linspace(0, 2 * math.pi, segments, endpoint=False)
+    ring = np.stack([np.cos(a), np.zeros_like(a), np.sin(a)], axis=1)
+    bottom = ring * r_bottom + [0.0, -half_height, 0.0]
+    top = ring * r_top + [0.0, half_height, 0.0]
+    return np.vstack([bottom, top])
+
+
+def _sphere_points(centre: np.ndarray, radius: float, segments: int) -> np.ndarray:
+    lat = np.linspace(0, math.pi, segments // 2 + 1)
+    lon = np.linspace(0, 2 * math.pi, segments, endpoint=False)
+    la, lo = np.meshgrid(lat, lon, indexing="ij")
+    pts = np.stack([np.sin(la) * np.cos(lo), np.cos(la), np.sin(la) * np.sin(lo)], axis=-1).reshape(-1, 3)
+    return centre + radius * pts
+
+
+# ---------------------------------------------------------------------------------------------------
+# Mass of one placed shape (density 1): (volume, centre, inertia tensor about the centre), parent frame
+# ---------------------------------------------------------------------------------------------------
+
+Part = tuple[float, np.ndarray, np.ndarray]
+Profile = tuple[float, float, Callable[[float], float]]  # y0, y1, radius(y) of a solid of revolution
+
+
+def placed_mass(p: PlacedShape) -> Part:
+    if p.kind == "box":
+        hx, hy, hz = p.params
+        v = 8 * hx * hy * hz  # m = ρ·a·b·c, I = m/12·(b²+c², a²+c², a²+b²) with full sizes a = 2hx…
+        local = np.diag([(hy * hy + hz * hz), (hx * hx + hz * hz), (hx * hx + hy * hy)]) * v / 3
+        return _to_parent(v, np.zeros(3), local, p)
+    if p.kind == "sphere":
+        (r,) = p.params
+        v = 4 / 3 * math.pi * r**3
+        return _to_parent(v, np.zeros(3), np.eye(3) * 0.4 * v * r * r, p)
+    if p.kind == "capsule":
+        return _to_parent(*_revolution(_capsule_profile(*p.params)), p)
+    if p.kind == "cylinder":
+        hh, rb, rt = p.params
+        return _to_parent(*_revolution([(-hh, hh, lambda y: rb + (rt - rb) * (y + hh) / (2 * hh))]), p)
+    if p.kind == "convex":
+        tris = convex_hull(p.points)
+        return mesh_mass(p.points, tris) if len(tris) else _zero()
+    if p.kind == "trimesh":
+        return mesh_mass(p.points, p.triangles) if is_closed(p.points, p.triangles) else _zero()
+    return _zero()  # plane
+
+
+def _zero() -> Part:
+    return 0.0, np.zeros(3), np.zeros((3, 3))
+
+
+def _to_parent(v: float, com: np.ndarray, inertia: np.ndarray, p: PlacedShape) -> Part:
+    r = quat_to_matrix(p.rotation)
+    return v, r @ com + np.asarray(p.translation), r @ inertia @ r.T
+
+
+def _capsule_profile(hh: float, rb: float, rt: float) -> list[Profile]:
+    """Radius profile along Y of the convex hull of two spheres (centres ∓hh, radii rb, rt)."""
+    y1, y2, h = -hh, hh, 2 * hh
+    if h <= abs(rb - rt):  # one sphere contains the other
+        y, r = (y1, rb) if rb >= rt else (y2, rt)
+        return [_sphere_piece(y, r, y - r, y + r)]
+    s = (rb - rt) / h  # sine of the half-angle: the tangent cone touches sphere i at y_i + r_i·s
+    a, b = y1 + rb * s, y2 + rt * s
+    ra, rbb = rb * math.sqrt(1 - s * s), rt * math.sqrt(1 - s * s)
+    return [_sphere_piece(y1, rb, y1 - rb, a),
+            (a, b, lambda y: ra + (rbb - ra) * (y - a) / (b - a)),
+            _sphere_piece(y2, rt, b, y2 + rt)]
+
+
+def _sphere_piece(c: float, r: float, y0: float, y1: float) -> Profile:
+    return y0, y1, lambda y: math.sqrt(max(r * r - (y - c) ** 2, 0.0))
+
+
+
+def _revolution(pieces: Iterable[Profile]) -> Part:
+    """Volume, centre and inertia (about the centre) of a solid of revolution about Y, radius r(y)."""
+    v = my = iyy = ixx0 = 0.0
+    for y0, y1, radius in pieces:
+        if y1 <= y0:
+            continue
+        half = (y1 - y0) / 2
+        for x, w in zip(_GL_X, _GL_W, strict=True):
+            y = y0 + half * (x + 1)
+            r2 = radius(y) ** 2
+            dv = w * half * math.pi * r2  # disc of radius r, thickness dy
+            v += dv
+            my += dv * y
+            iyy += dv * r2 / 2  # disc about its axis: m r²/2
+            ixx0 += dv * (r2 / 4 + y * y)  # disc about a diameter m r²/4, moved by y (parallel axis)
+    if v <= 0:
+        return 0.0, np.zeros(3), np.zeros((3, 3))
+    cy = my / v
+    ixx = ixx0 - v * cy * cy
+    return v, np.array([0.0, cy, 0.0]), np.diag([ixx, iyy, ixx])
+
+
+def mesh_mass(points: np.ndarray, triangles: np.ndarray) -> Part:
+    """Volume, centre and inertia of the solid bounded by a closed triangle mesh (either orientation).
+
+    Sum over the tetrahedra (origin, a, b, c): volume det/6, centre (a+b+c)/4, second moment
+    ∫x xᵀ dV = det/120·(aaᵀ + bbᵀ + ccᵀ + (a+b+c)(a+b+c)ᵀ).
+    """
+    p = np.asarray(points, dtype=float)
+    origin = p.mean(axis=0)  # integrate about a nearby point: less cancellation far from the world origin
+    a, b, c = (p[triangles[:, k]] - origin for k in range(3))
+    det = np.einsum("ij,ij->i", a, np.cross(b, c))
+    vol = det.sum() / 6
+    if abs(vol) <= 1e-15 * max(1.0, float(np.abs(det).sum())):
+        return _zero()
+    s = a + b + c
+    com = (det[:, None] * s).sum(axis=0) / 24 / vol
+    second = np.einsum("i,ij,ik->jk", det, a, a) + np.einsum("i,ij,ik->jk", det, b, b) \
+        + np.einsum("i,ij,ik->jk", det, c, c) + np.einsum("i,ij,ik->jk", det, s, s)
+    second /= 120
+    if vol < 0:  # inward-wound mesh: every term changes sign
+        vol, second = -vol, -second
+    cov = second - vol * np.outer(com, com)
+    inertia = np.trace(cov) * np.eye(3) - cov
+    return float(vol), com + origin, inertia
+
+
+def is_closed(points: np.ndarray, triangles: np.ndarray) -> bool:
+    """True when, after welding coincident vertices, every directed edge has exactly one opposite edge."""
+    if len(triangles) < 4:
+        return False
+    p = np.asarray(points, dtype=float)
+    scale = float(np.abs(p).max()) or 1.0
+    _, weld = np.unique(np.round(p / (scale * 1e-9)), axis=0, return_inverse=True)
+    t = weld.reshape(-1)[np.asarray(triangles)]
+    t = t[(t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 0] != t[:, 2])]
+    if len(t) < 4:
+        return False
+    n = int(t.max()) + 1
+    e = np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]])
+    fwd = e[:, 0] * n + e[:, 1]
+    rev = e[:, 1] * n + e[:, 0]
+    return len(np.unique(fwd)) == len(fwd) and np.array_equal(np.sort(fwd), np.sort(rev))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Convex hull (incremental, with a relative tolerance): triangles wound outward
+# ---------------------------------------------------------------------------------------------------
+
+def convex_hull(points: np.ndarray) -> np.ndarray:
+    """Outward-wound triangles (m,3) of the convex hull of ``points``; empty when they are (nearly) flat."""
+    p = np.asarray(points, dtype=float)
+    if len(p) < 4:
+        return np.zeros((0, 3), dtype=np.int64)
+    eps = 1e-9 * max(float(np.ptp(p, axis=0).max()), 1e-300)
+    start = _initial_tetrahedron(p, eps)
+    if start is None:
+        return np.zeros((0, 3), dtype=np.int64)
+    faces = [list(f) for f in start]
+    normals, offsets = _planes(p, np.array(faces))
+    centre = p[list({i for f in start for i in f})].mean(axis=0)
+    order = np.argsort(-np.linalg.norm(p - centre, axis=1), kind="stable")  # far points first: fewer rebuilds
+    for i in order:
+        dist = normals @ p[i] - offsets
+        visible = dist > eps
+        if not visible.any():
+            continue
+        horizon = _horizon([faces[k] for k in np.flatnonzero(visible)])
+        kept = [f for f, v in zip(faces, visible, strict=True) if not v]
+        faces = kept + [[a, b, int(i)] for a, b in horizon]
+        normals, offsets = _planes(p, np.array(faces))
+    return np.array(faces, dtype=np.int64)
+
+
+def _initial_tetrahedron(p: np.ndarray, eps: float) -> list[tuple[int, int, int]] | None:
+    i0 = int(np.argmin(p[:, 0]))
+    i1 = int(np.argmax(np.linalg.norm(p - p[i0], axis=1)))
+    d = p[i1] - p[i0]
+    if np.linalg.norm(d) <= eps:
+        return None
+    i2 = int(np.argmax(np.linalg.norm(np.cross(p - p[i0], d), axis=1)))
+    n = np.cross(d, p[i2] - p[i0])
+    if np.linalg.norm(n) <= eps * np.linalg.norm(d):
+        return None
+    n = n / np.linalg.norm(n)
+    h = (p - p[i0]) @ n
+    i3 = int(np.argmax(np.abs(h)))
+    if abs(h[i3]) <= eps:
+        return None
+    if h[i3] > 0:  # make (i0, i1, i2) face away from i3
+        i1, i2 = i2, i1
+    return [(i0, i1, i2), (i0, i3, i1), (i1, i3, i2), (i2, i3, i0)]
+
+
+def _planes(p: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    a, b, c = p[faces[:, 0]], p[faces[:, 1]], p[faces[:, 2]]
+    n = np.cross(b - a, c - a)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
+    return n, np.einsum("ij,ij->i", n, a)
+
+
+def _horizon(visible: list[list[int]]) -> list[tuple[int, int]]:
+    edges = {(f[k], f[(k + 1) % 3]) for f in visible for k in range(3)}
+    return sorted(e for e in edges if (e[1], e[0]) not in edges)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Bodies
+# ---------------------------------------------------------------------------------------------------
+
+def combine_parts(parts: Iterable[Part]) -> Part:
+    """Sum of parts about their common centre (parallel-axis theorem: I + m(|d|²E − d dᵀ))."""
+    parts = [pt for pt in parts if pt[0] > 0]
+    total = sum(m for m, _, _ in parts)
+    if total <= 0:
+        return _zero()
+    com = sum(m * c for m, c, _ in parts) / total
+    inertia = np.zeros((3, 3))
+    for m, c, i in parts:
+        d = c - com
+        inertia += i + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
+    return float(total), com, inertia
+
+
+def principal_axes(inertia: np.ndarray) -> tuple[Vec3, Quat]:
+    """Diagonal and xyzw orientation with I = R·diag(d)·Rᵀ; an (almost) diagonal tensor keeps its axes."""
+    scale = float(np.abs(inertia).max()) or 1.0
+    off = inertia - np.diag(np.diag(inertia))
+    if float(np.abs(off).max()) <= 1e-9 * scale:
+        d = np.diag(inertia)
+        return (float(d[0]), float(d[1]), float(d[2])), IDENTITY_QUAT
+    values, vectors = np.linalg.eigh((inertia + inertia.T) / 2)
+    if np.linalg.det(vectors) < 0:
+        vectors[:, 2] = -vectors[:, 2]
+    return (float(values[0]), float(values[1]), float(values[2])), matrix_to_quat(vectors)
+
+
+def body_frame(world: np.ndarray) -> np.ndarray:
+    """The rigid (scale-free) 4×4 frame of a node's world matrix: where the runtime puts its body."""
+    t, q, _ = decompose(world)
+    m = np.eye(4)
+    m[:3, :3] = quat_to_matrix(q)
+    m[:3, 3] = t
+    return m
+
+
+def body_placements(scene: PhysicsScene, node: int, world: list[np.ndarray],
+                    mesh_source: MeshSource | None = None) -> list[tuple[int, PlacedShape]]:
+    """(collider index, placed shape) of every solid collider of the body on ``node``, in its body frame."""
+    inv = np.linalg.inv(body_frame(world[node]))
+    out = []
+    for k, col in enumerate(scene.colliders):
+        if col.body == node:
+            placed = place_shape(col.shape, inv @ world[col.node], mesh_source)
+            if placed is not None:
+                out.append((k, placed))
+    return out
+
+
+def apply_overrides(body: Body, computed: Part, node_world: np.ndarray) -> MassProperties:
+    """The file's explicit values over the computed ones (DIGEST §11, D-5, D-6).
+
+    mass given ⇒ computed inertia scaled by mass/computed mass (inertia not given); centre of mass given
+    (node space) ⇒ replaces the computed one, inertia kept; inertia given ⇒ used with its orientation.
+    Without any volume a body gets 1 kg (when the file gives none) and the inertia of a 1 m cube of its mass
+    (m/6 per axis), centred on its origin, so the engine never sees a zero-mass dynamic body.
+    """
+    m = body.motion
+    volume_mass, com, inertia = computed
+    if volume_mass <= 0:
+        mass = 1.0 if m.mass is None else m.mass
+        inertia = np.eye(3) * ((mass if math.isfinite(mass) else 1.0) / 6)
+        com = np.zeros(3)
+    elif m.mass is None:
+        mass = volume_mass
+    elif math.isinf(m.mass):
+        mass = math.inf  # infinite mass: inertia stays the density-based one
+    else:
+        mass = m.mass
+        inertia = inertia * (mass / volume_mass)
+    if m.center_of_mass is not None:
+        frame = body_frame(node_world)
+        p = node_world @ np.array([*m.center_of_mass, 1.0])
+        com = (np.linalg.inv(frame) @ p)[:3]
+    if m.inertia_diagonal is not None:
+        diag, orient = tuple(float(v) for v in m.inertia_diagonal), m.inertia_orientation
+    else:
+        diag, orient = principal_axes(inertia)
+    centre = (float(com[0]), float(com[1]), float(com[2]))
+    return MassProperties(float(mass), centre, diag, orient)  # type: ignore[arg-type]
+
+
+def body_mass_properties(scene: PhysicsScene, body: Body, density: float = 1000.0,
+                         mesh_source: MeshSource | None = None, *,
+                         world: list[np.ndarray] | None = None) -> MassProperties:
+    """Mass properties of ``body`` in its body frame (its node's world pose without scale)."""
+    if world is None:
+        world = world_matrices(scene.document.json if scene.document is not None else {})
+    if mesh_source is None and scene.document is not None:
+        mesh_source = document_mesh_source(scene.document)
+    parts = [placed_mass(p) for _, p in body_placements(scene, body.node, world, mesh_source)]
+    v, com, inertia = combine_parts(parts)
+    return apply_overrides(body, (v * density, com, inertia * density), world[body.node])

@@ -1,0 +1,163 @@
+"""Materials and filters on Rapier, with Python contact hooks only where the native behaviour is wrong.
+
+Materials (DESIGN §3, DIGEST §11, D-12). Each collider gets its dynamic friction and restitution with a
+native combine rule: no mode or ``average`` → AVERAGE, ``minimum`` → MIN, ``maximum`` → MAX, ``multiply`` →
+MULTIPLY. Rapier applies the rule of higher rank (max > multiply > min > average) where the specs want
+average > minimum > maximum > multiply; a mode-less side ranks lowest, so it never votes, as D-12 wants. For
+every pair of materials present, the native result is compared with the spec's (``sim.materials``); a pair
+needs a hook when they differ or when its static and dynamic friction differ (Rapier has one coefficient).
+The hook flag goes on the materials covering those pairs (a greedy cover, fewest colliders first), so a
+scene whose materials combine natively runs with no hook at all.
+
+Static friction is used while the tangential speed at the first solver contact is below
+:data:`STATIC_SPEED`, dynamic friction above it.
+
+Filters (D-7): see ``sim.filters``. Up to 32 filter classes become interaction groups (membership = own
+class bit, filter = bits of the classes it interacts with), exact for any number of systems; beyond 32 the
+colliders of restricted classes get a pair-filter hook.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import rapier3d as rp
+
+from ...model import CollisionFilter, CombineMode, PhysicsMaterial
+from .. import filters as spec_filters
+from ..materials import DEFAULT_MATERIAL, pair_coefficients
+
+STATIC_SPEED = 0.01  # m/s: below it a contact counts as at rest (static friction)
+
+_RULES = {
+    None: rp.CoefficientCombineRule.AVERAGE,
+    CombineMode.AVERAGE: rp.CoefficientCombineRule.AVERAGE,
+    CombineMode.MINIMUM: rp.CoefficientCombineRule.MIN,
+    CombineMode.MULTIPLY: rp.CoefficientCombineRule.MULTIPLY,
+    CombineMode.MAXIMUM: rp.CoefficientCombineRule.MAX,
+}
+_NATIVE_OPS = {0: lambda x, y: (x + y) / 2, 1: min, 2: lambda x, y: x * y, 3: max}  # by Rapier rule rank
+MAX_GROUPS = 32
+
+Coefficients = tuple[float, float, float]
+
+
+def material_of(materials: Sequence[PhysicsMaterial], index: int | None) -> PhysicsMaterial:
+    return materials[index] if index is not None and 0 <= index < len(materials) else DEFAULT_MATERIAL
+
+
+def native(m: PhysicsMaterial) -> tuple[float, float, rp.CoefficientCombineRule, rp.CoefficientCombineRule]:
+    """(friction, restitution, friction rule, restitution rule) a collider of material ``m`` carries."""
+    return m.dynamic_friction, m.restitution, _RULES[m.friction_combine], _RULES[m.restitution_combine]
+
+
+def _native_pair(a: PhysicsMaterial, b: PhysicsMaterial) -> tuple[float, float]:
+    fa, ra, fra, rra = native(a)
+    fb, rb, frb, rrb = native(b)
+    f = _NATIVE_OPS[max(int(fra), int(frb))](fa, fb)
+    r = _NATIVE_OPS[max(int(rra), int(rrb))](ra, rb)
+    return f, r
+
+
+def _close(x: float, y: float) -> bool:
+    return math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-7)
+
+
+def hooked_pairs(materials: Sequence[PhysicsMaterial], keys: set[int | None]) -> dict[tuple, Coefficients]:
+    """Material-key pairs (both orders) whose contacts need the hook, with their spec coefficients."""
+    out: dict[tuple, Coefficients] = {}
+    ordered = sorted(keys, key=lambda k: -1 if k is None else k)
+    for i, ka in enumerate(ordered):
+        for kb in ordered[i:]:
+            a, b = material_of(materials, ka), material_of(materials, kb)
+            s, d, e = pair_coefficients(a, b)
+            f, r = _native_pair(a, b)
+            if not (_close(s, d) and _close(d, f) and _close(e, r)):
+                out[(ka, kb)] = out[(kb, ka)] = (s, d, e)
+    return out
+
+
+def hook_cover(pairs: dict[tuple, Coefficients], counts: dict[int | None, int]) -> set[int | None]:
+    """Material keys to flag so every hooked pair has a flagged side (greedy, fewest colliders first)."""
+    flagged: set[int | None] = set()
+    for ka, kb in sorted(pairs, key=lambda p: (min(counts[p[0]], counts[p[1]]), str(p))):
+        if ka in flagged or kb in flagged:
+            continue
+        flagged.add(ka if counts[ka] <= counts[kb] else kb)
+    return flagged
+
+
+class FilterClasses:
+    """Filter classes of the scene's colliders and their Rapier interaction groups (or a pair table)."""
+
+    def __init__(self, filters: Sequence[CollisionFilter], used: set[int | None]) -> None:
+        self.keys = sorted(used, key=lambda k: -1 if k is None else k)
+        self.index = {k: i for i, k in enumerate(self.keys)}
+        specs = [filters[k] if k is not None and 0 <= k < len(filters) else None for k in self.keys]
+        self.table = spec_filters.class_table(specs)
+        self.trivial = all(all(row) for row in self.table)  # everything collides: keep Rapier's defaults
+        self.use_hook = not self.trivial and len(self.keys) > MAX_GROUPS
+
+    def groups(self, key: int | None) -> rp.InteractionGroups | None:
+        if self.trivial or self.use_hook:
+            return None
+        i = self.index[key]
+        mask = sum(1 << j for j, ok in enumerate(self.table[i]) if ok)
+        return rp.InteractionGroups(rp.Group(1 << i), rp.Group(mask), rp.InteractionTestMode.AND)
+
+    def needs_pair_hook(self, key: int | None) -> bool:
+        return self.use_hook and not all(self.table[self.index[key]])
+
+    def allowed(self, ka: int | None, kb: int | None) -> bool:
+        return self.table[self.index[ka]][self.index[kb]]
+
+
+class ContactHooks:
+    """Rapier physics hooks: spec material combination and (beyond 32 classes) the pair filter.
+
+    ``info[collider handle] = (material key, filter key)``; only colliders carrying hook flags reach here.
+    """
+
+    def __init__(self, info: dict[rp.ColliderHandle, tuple[int | None, int | None]],
+                 pairs: dict[tuple, Coefficients], classes: FilterClasses) -> None:
+        self.info = info
+        self.pairs = pairs
+        self.classes = classes
+
+    def modify_solver_contacts(self, ctx: rp.ContactModificationContext) -> None:
+        coefficients = self.pairs.get((self.info[ctx.collider1][0], self.info[ctx.collider2][0]))
+        if coefficients is None:
+            return
+        static, dynamic, restitution = coefficients
+        ctx.restitution = restitution
+        if static == dynamic:
+            ctx.friction = dynamic
+            return
+        ctx.friction = static if self._sliding_speed(ctx) < STATIC_SPEED else dynamic
+
+    @staticmethod
+    def _sliding_speed(ctx: rp.ContactModificationContext) -> float:
+        contacts = ctx.solver_contacts
+        if not contacts:
+            return 0.0
+        p = contacts[0].point
+        v = [0.0, 0.0, 0.0]
+        for handle, sign in ((ctx.rigid_body1, -1.0), (ctx.rigid_body2, 1.0)):
+            if handle is not None:
+                u = ctx.bodies[handle].velocity_at_point(p)
+                v[0] += sign * u.x
+                v[1] += sign * u.y
+                v[2] += sign * u.z
+        n = ctx.normal
+        vn = v[0] * n.x + v[1] * n.y + v[2] * n.z
+        tx, ty, tz = v[0] - vn * n.x, v[1] - vn * n.y, v[2] - vn * n.z
+        return math.sqrt(tx * tx + ty * ty + tz * tz)
+
+    def filter_contact_pair(self, ctx: rp.PairFilterContext) -> rp.SolverFlags | None:
+        if self.classes.allowed(self.info[ctx.collider1][1], self.info[ctx.collider2][1]):
+            return rp.SolverFlags.COMPUTE_IMPULSES
+        return None
+
+    def filter_intersection_pair(self, ctx: rp.PairFilterContext) -> bool:
+        return self.classes.allowed(self.info[ctx.collider1][1], self.info[ctx.collider2][1])

@@ -1,0 +1,77 @@
+"""Placed shapes (``model.mass.PlacedShape``) → Rapier collider builders (DESIGN §3).
+
+Capsule: Rapier's half-height is half the distance between the cap centres (the model's ``height``/2).
+Tapered capsules and cylinders have no Rapier primitive: a cone (one radius 0) is native, any other taper is
+the convex hull of the tessellated exact shape. Infinite planes: a halfspace (single-sided) or a thin
+10 km cuboid (double-sided); finite planes: a thin cuboid whose top face is the plane (single-sided) or
+centred on it (double-sided).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import rapier3d as rp
+
+from ...model.mass import PlacedShape, capsule_points, cylinder_points
+
+PLANE_THICKNESS = 0.01  # m
+BIG = 1.0e4  # m, half extent of a double-sided infinite plane
+
+
+def collider_builder(p: PlacedShape) -> rp.ColliderBuilder:
+    """A builder with the shape and its pose in the parent frame (the caller sets mass, material, flags)."""
+    shape, offset = _shape(p)
+    pose = (tuple(np.asarray(p.translation) + _rotate(p.rotation, offset)), p.rotation)
+    return rp.Collider.new(shape).position(pose)
+
+
+def _shape(p: PlacedShape) -> tuple[rp.SharedShape, np.ndarray]:
+    zero = np.zeros(3)
+    if p.kind == "box":
+        return rp.SharedShape.cuboid(*p.params), zero
+    if p.kind == "sphere":
+        return rp.SharedShape.ball(p.params[0]), zero
+    if p.kind == "capsule":
+        hh, rb, rt = p.params
+        if rb == rt:
+            return rp.SharedShape.capsule_y(hh, rb), zero
+        return rp.SharedShape.convex_hull(capsule_points(hh, rb, rt)), zero
+    if p.kind == "cylinder":
+        return _cylinder(*p.params), zero
+    if p.kind == "plane":
+        return _plane(*p.params)
+    if p.kind == "convex":
+        return rp.SharedShape.convex_hull(np.ascontiguousarray(p.points, dtype=np.float64)), zero
+    if p.kind == "trimesh":
+        return rp.SharedShape.trimesh(np.ascontiguousarray(p.points, dtype=np.float64),
+                                      np.ascontiguousarray(p.triangles, dtype=np.uint32)), zero
+    raise ValueError(f"unknown placed shape kind {p.kind!r}")
+
+
+def _cylinder(hh: float, rb: float, rt: float) -> rp.SharedShape:
+    if rb == rt:
+        return rp.SharedShape.cylinder(hh, rb)
+    if rt == 0.0:
+        return rp.SharedShape.cone(hh, rb)  # Rapier's cone: apex at +Y, base at -Y
+    return rp.SharedShape.convex_hull(cylinder_points(hh, rb, rt))
+
+
+def _plane(size_x: float, size_z: float, double_sided: float) -> tuple[rp.SharedShape, np.ndarray]:
+    infinite = math.isinf(size_x) or math.isinf(size_z)
+    if infinite and not double_sided:
+        return rp.SharedShape.halfspace((0.0, 1.0, 0.0)), np.zeros(3)
+    hx = BIG if math.isinf(size_x) else size_x / 2
+    hz = BIG if math.isinf(size_z) else size_z / 2
+    h = PLANE_THICKNESS / 2
+    offset = np.zeros(3) if double_sided else np.array([0.0, -h, 0.0])  # top face on the plane
+    return rp.SharedShape.cuboid(hx, h, hz), offset
+
+
+def _rotate(q: tuple[float, float, float, float], v: np.ndarray) -> np.ndarray:
+    if not v.any():
+        return v
+    x, y, z, w = q
+    u = np.array([x, y, z])
+    return v + 2 * w * np.cross(u, v) + 2 * np.cross(u, np.cross(u, v))
