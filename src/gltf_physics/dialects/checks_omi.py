@@ -277,7 +277,7 @@ def _filter(j: Json, f: dict[str, Any], ptr: str, code: str) -> None:
 
 def _legacy_era(j: Json, legacy: list[tuple[int, str, dict[str, Any]]]) -> str | None:
     """'gen1' or 'gen2' when the document shows which 'type' enum applies (BT-1), else None."""
-    types = {b.get("type") for _, _, b in legacy}
+    types = {b["type"] for _, _, b in legacy if isinstance(b.get("type"), str)}
     if types & {"rigid", "character", "vehicle"}:
         return "gen1"
     ext = j.gltf.get("extensions")

@@ -21,8 +21,9 @@ _ROUND = (Sphere, Capsule, Cylinder)
 
 
 def check(scene: PhysicsScene, gltf: dict[str, Any], emit: Emit) -> None:
-    for step in _STEPS:
-        step(scene, gltf, emit)
+    with np.errstate(all="ignore"):  # NaN transforms are reported structurally; comparisons just fail here
+        for step in _STEPS:
+            step(scene, gltf, emit)
 
 
 def _ptr(obj: Any, node: int) -> str:
