@@ -178,14 +178,20 @@ async function main() {
   fit();
   new ResizeObserver(fit).observe(view);
 
+  // Live views of the player, so a test reads the state right after a call, not one frame later.
+  for (const key of ['time', 'playing', 'speed', 'duration']) {
+    Object.defineProperty(state, key, { get: () => player[key], enumerable: true });
+  }
   Object.assign(state, {
     baked: !!bake,
-    duration: player.duration,
     play: () => player.play(),
     pause: () => player.pause(),
     seek: (t) => player.seek(t),
     setSpeed: (s) => player.setSpeed(s),
     highlightNode: (n) => actions.highlight(n),
+    // World positions, for tests and the console: a node's object and a collider overlay.
+    nodeWorldPosition: (n) => nodeObject(n).getWorldPosition(new THREE.Vector3()).toArray(),
+    colliderWorldPosition: (i) => overlays.colliders[i].object.getWorldPosition(new THREE.Vector3()).toArray(),
   });
 
   const show = () => {
@@ -210,9 +216,6 @@ async function main() {
     show();
     controls.update();
     renderer.render(scene, camera);
-    state.time = player.time;
-    state.playing = player.playing;
-    state.speed = player.speed;
     state.framesRendered += 1;
     barUi.refresh();
     requestAnimationFrame(loop);
