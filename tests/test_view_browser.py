@@ -176,6 +176,20 @@ def test_baked_run_moves_bodies_and_lights_triggers(open_page, tmp_path):
     assert page.errors == []
 
 
+def test_simulated_page_follows_the_run(open_page, tmp_path):
+    # --simulate: the page carries the runtime's run; the body sits where the run put it at each time.
+    doc = load(fixture_path("OMI_physics_body/gen4-materials/triggers/triggers.gltf"))
+    path = write_page(tmp_path / "sim.html", doc, read_scene(doc), simulate=1.0)
+    page = open_page(path)
+    bake = page.page.evaluate("JSON.parse(document.getElementById('gltf-physics-data').textContent).bake")
+    assert bake["frames"] == 61 and bake["nodes"] == [4] and page.state("duration") == 1.0
+    page.call("pause()")
+    page.call("seek(0.5)")
+    page.frames_later(2)
+    assert np.allclose(page.call("nodeWorldPosition(4)"), bake["translations"][30 * 3:31 * 3], atol=1e-5)
+    assert page.errors == []
+
+
 def test_clicking_a_validator_message_highlights_its_node(open_page, tmp_path):
     doc = load(fixture_path("OMI_physics_joint/gen2-physicsJoints/pendulum_balls.gltf"))
     report = {"issues": {"messages": [

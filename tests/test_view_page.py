@@ -306,3 +306,17 @@ def test_png_preview_of_a_fixture(tmp_path):
     orange = np.all(np.abs(img.astype(int) - [0xFF, 0x8C, 0x1A]) < 40, axis=1)
     assert orange.sum() > 100  # the dynamic colliders are drawn in the dynamic colour
 
+
+
+def test_record_free_fall_from_the_runtime():
+    # One 1 m sphere body at y = 10, nothing below: after 1 s it has fallen about g/2 = 4.905 m
+    # (a 60 Hz symplectic step gives g·dt²·n(n+1)/2 = 4.987 m; both are inside 0.1 m).
+    doc = Document({"asset": {"version": "2.0"}, "nodes": [{"translation": [0, 10, 0]}]})
+    scene = PhysicsScene(bodies=[Body(0, Motion(MotionType.DYNAMIC, mass=1.0))],
+                         colliders=[Collider(0, Sphere(0.5), body=0)], document=doc)
+    b = bake_mod.record(scene, 1.0, rate=60.0)
+    assert b["frames"] == 61 and b["nodes"] == [0]
+    assert b["translations"][:3] == [0.0, 10.0, 0.0]
+    y1 = b["translations"][60 * 3 + 1]
+    assert abs((10.0 - y1) - 4.905) < 0.1
+    assert b["events"] == []

@@ -18,21 +18,20 @@ POSE_DECIMALS = 5  # 10 µm and 1e-5 of a quaternion: finer than a screen pixel,
 
 
 def record(scene: PhysicsScene, seconds: float, *, rate: float = DEFAULT_RATE) -> dict[str, Any]:
-    """Step a World for ``seconds`` at ``rate`` Hz; one frame at t = 0 and one after every step."""
+    """Run a World for ``seconds`` at ``rate`` Hz; one frame at t = 0 and one after every step.
+
+    Raises the runtime's SimulationError (naming the node) when a body's state stops being finite.
+    """
     if not (math.isfinite(seconds) and seconds >= 0):
         raise ValueError(f"simulation time must be a finite number of seconds ≥ 0, not {seconds}")
     from ..sim.world import World  # the runtime loads the physics engine: only when a run is asked for
 
-    world = World(scene, rate=rate)
-    steps = round(seconds * rate)
-    nodes, t0, q0 = world.poses()
-    translations, rotations = [np.asarray(t0, dtype=float)], [np.asarray(q0, dtype=float)]
-    for _ in range(steps):
-        world.step()
-        _, t, q = world.poses()
-        translations.append(np.asarray(t, dtype=float))
-        rotations.append(np.asarray(q, dtype=float))
-    return frames_json(list(nodes), rate, translations, rotations, list(world.events()))
+    world = World(scene, rate=rate, record=True)
+    world.run(seconds)
+    rec = world.recording
+    assert rec is not None  # record=True
+    return frames_json([int(n) for n in rec.nodes], rate, list(rec.translations), list(rec.rotations),
+                       world.events())
 
 
 def frames_json(nodes: list[int], rate: float, translations: list[np.ndarray], rotations: list[np.ndarray],
