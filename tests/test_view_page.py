@@ -125,13 +125,22 @@ def test_overlay_compound_trigger_lights_its_parts():
     assert build_overlay(doc, scene)["triggers"] == [{"node": 3, "parts": [3]}, {"node": 4, "parts": [3]}]
 
 
-def test_overlay_node_geometry_is_placed_relative_to_the_collider_node():
-    # KRB-2: node 6 (world (2,2,0)) seen from collider node 5 (world (1,0,0)) is at (1,2,0).
+def test_overlay_node_geometry_children_keep_their_offset():
+    # KRB-2: geometry node 5 (the collider's own node) has no mesh; its child 6 is at (1,2,0) from it.
     doc, scene = hand_scene()
     shape = build_overlay(doc, scene)["colliders"][2]["shape"]
     assert shape["type"] == "mesh" and shape["convex"] is True
     assert len(shape["parts"]) == 1 and shape["parts"][0]["mesh"] == 0
     assert shape["parts"][0]["matrix"][12:16] == [1.0, 2.0, 0.0, 1.0]  # column-major translation
+
+
+def test_overlay_node_geometry_own_transform_does_not_apply():
+    # Official KHR samples point geometry.node at a mesh-data node: its mesh sits in the collider's space,
+    # wherever that node is (node 6 is at world (2,2,0); its mesh still gets the identity).
+    doc, _ = hand_scene()
+    scene = PhysicsScene(colliders=[Collider(1, MeshShape(convex=True, node=6))])
+    assert build_overlay(doc, scene)["colliders"][0]["shape"]["parts"] == [
+        {"mesh": 0, "matrix": [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0]}]
 
 
 def test_overlay_mesh_index_out_of_range_draws_nothing():

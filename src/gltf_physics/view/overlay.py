@@ -86,15 +86,16 @@ def shape_json(doc: Document, world: list[np.ndarray], node: int, shape: Shape |
         return {"type": "plane", "sizeX": _opt(shape.size_x), "sizeZ": _opt(shape.size_z),
                 "doubleSided": shape.double_sided}
     if isinstance(shape, MeshShape):
-        return {"type": "mesh", "convex": shape.convex, "parts": _mesh_parts(doc, world, node, shape)}
+        return {"type": "mesh", "convex": shape.convex, "parts": _mesh_parts(doc, world, shape)}
     return {"type": "none"}
 
 
-def _mesh_parts(doc: Document, world: list[np.ndarray], node: int, shape: MeshShape) -> list[dict[str, Any]]:
+def _mesh_parts(doc: Document, world: list[np.ndarray], shape: MeshShape) -> list[dict[str, Any]]:
     """The glTF meshes a mesh shape is made of, each with its matrix into the shape node's space.
 
-    ``mesh`` source: that mesh in the node's own space. ``node`` source (KHR gen3, KRB-2): the node's mesh
-    and its descendants' meshes, drawn where those nodes are (relative to the shape node).
+    ``mesh`` source: that mesh in the node's own space. ``node`` source (KHR gen3, KRB-2): the geometry
+    node's mesh and its descendants' meshes, in the geometry node's own space (its own transform does not
+    apply: the official samples point at a "physicsMeshDataNode" outside the scene), as the runtime reads it.
     """
     meshes = doc.json.get("meshes") or []
     nodes = doc.json.get("nodes") or []
@@ -106,12 +107,14 @@ def _mesh_parts(doc: Document, world: list[np.ndarray], node: int, shape: MeshSh
         return [{"mesh": shape.mesh, "matrix": IDENTITY}] if valid(shape.mesh) else []
     if shape.node is None or not 0 <= shape.node < len(nodes):
         return []
-    to_shape = np.linalg.inv(world[node]) if abs(np.linalg.det(world[node])) > 1e-12 else np.eye(4)
+    g = world[shape.node]
+    to_geometry = np.linalg.inv(g) if abs(np.linalg.det(g)) > 1e-12 else np.eye(4)
     parts = []
     for n in [shape.node, *descendants(doc.json, shape.node)]:
         mesh = nodes[n].get("mesh") if isinstance(nodes[n], dict) else None
         if valid(mesh):
-            parts.append({"mesh": mesh, "matrix": _column_major(to_shape @ world[n])})
+            matrix = IDENTITY if n == shape.node else _column_major(to_geometry @ world[n])
+            parts.append({"mesh": mesh, "matrix": matrix})
     return parts
 
 
