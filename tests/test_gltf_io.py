@@ -216,3 +216,14 @@ def test_error_message_names_file_and_pointer(tmp_path: Path) -> None:
     with pytest.raises(GltfError) as info:
         load(path)
     assert str(info.value) == f"{path}: /buffers/0/uri: file not found: missing.bin"
+
+
+def test_failed_side_file_write_removes_everything_already_written(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "blocker").write_bytes(b"a file where a folder is needed")
+    buffers = [{"uri": "a.bin", "byteLength": 1}, {"uri": "blocker/b.bin", "byteLength": 1}]
+    doc = Document(json={"buffers": buffers}, buffers=[b"a", b"b"])
+    with pytest.raises(GltfError, match="cannot write"):
+        save(doc, out / "x.gltf")
+    assert [p.name for p in out.iterdir()] == ["blocker"]  # a.bin's temporary file was removed

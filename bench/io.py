@@ -1,0 +1,116 @@
+"""Load/save speed of the glTF container against pygltflib, measured in the same run.
+
+Builds (in a temporary folder) a 50,000-node document — a 4-ary hierarchy, every node with a name and TRS,
+a mesh on every 100th node — whose 10 meshes read from one 50 MB buffer, saved as .gltf (+ .bin) and as .glb.
+Then times load and save of both formats with gltf-physics (best of ``--repeat`` runs) and with pygltflib
+(``GLTF2().load(path)`` / ``.save(path)``, once: it takes tens of seconds), and prints a table with the
+ratios. Note pygltflib's ``.gltf`` save writes the JSON only (its buffer stays where it was); ours also
+writes the 50 MB ``.bin`` beside it, as a re-save must.
+
+    python bench/io.py [--nodes 50000] [--megabytes 50] [--repeat 3] [--no-baseline]
+
+Targets (2 cores): load ≤ 0.3 s, save ≤ 0.7 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from gltf_physics.gltf import Document, load, save
+
+
+def build(nodes: int, megabytes: int) -> Document:
+    meshes = 10
+    vertices = megabytes * 1_000_000 // (12 * meshes)
+    rng = np.random.default_rng(7)
+    data = rng.standard_normal((meshes * vertices, 3)).astype("<f4").tobytes()
+    node_list = []
+    for i in range(nodes):
+        angle = 0.001 * i
+        node = {"name": f"node_{i}", "translation": [round(0.01 * i, 6), 1.5, -2.25],
+                "rotation": [0.0, float(np.sin(angle / 2)), 0.0, float(np.cos(angle / 2))],
+                "scale": [1.0, 1.0, 1.0]}
+        children = [c for c in range(4 * i + 1, 4 * i + 5) if c < nodes]
+        if children:
+            node["children"] = children
+        if i % 100 == 0:
+            node["mesh"] = (i // 100) % meshes
+        node_list.append(node)
+    gltf = {
+        "asset": {"version": "2.0", "generator": "gltf-physics bench"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": node_list,
+        "meshes": [{"primitives": [{"attributes": {"POSITION": m}}]} for m in range(meshes)],
+        "accessors": [{"bufferView": 0, "byteOffset": m * vertices * 12, "componentType": 5126,
+                       "count": vertices, "type": "VEC3"} for m in range(meshes)],
+        "bufferViews": [{"buffer": 0, "byteLength": len(data), "target": 34962}],
+        "buffers": [{"byteLength": len(data)}],
+    }
+    return Document(json=gltf, buffers=[data])
+
+
+def best(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def measure(folder: Path, repeat: int, baseline: bool) -> list[tuple[str, str, float, float | None]]:
+    """(format, operation, ours, pygltflib or None) rows."""
+    try:
+        from pygltflib import GLTF2
+    except ImportError:  # pip install gltf-physics[bench]
+        GLTF2 = None
+    rows = []
+    for ext in (".gltf", ".glb"):
+        src = folder / f"big{ext}"
+        doc = load(src)
+        ours_load = best(lambda src=src: load(src), repeat)
+        ours_save = best(lambda doc=doc, ext=ext: save(doc, folder / "ours" / f"out{ext}"), repeat)
+        theirs_load = theirs_save = None
+        if GLTF2 is not None and baseline:  # tens of seconds per call: measured once
+            theirs_load = best(lambda src=src: GLTF2().load(src), 1)
+            model = GLTF2().load(src)
+            (folder / "pygltflib").mkdir(exist_ok=True)
+            theirs_save = best(lambda model=model, ext=ext: model.save(folder / "pygltflib" / f"out{ext}"), 1)
+        rows += [(ext, "load", ours_load, theirs_load), (ext, "save", ours_save, theirs_save)]
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=50_000)
+    parser.add_argument("--megabytes", type=int, default=50)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-baseline", action="store_true", help="skip pygltflib (minutes per run)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        doc = build(args.nodes, args.megabytes)
+        save(doc, folder / "big.gltf")
+        save(doc, folder / "big.glb")
+        json_mb = (folder / "big.gltf").stat().st_size / 1e6
+        print(f"{args.nodes} nodes, {len(doc.buffers[0]) / 1e6:.0f} MB buffer, {json_mb:.1f} MB of JSON; "
+              f"gltf-physics best of {args.repeat}, pygltflib once")
+        print("| format | operation | gltf-physics (s) | pygltflib (s) | pygltflib / gltf-physics |")
+        print("|-|-|-|-|-|")
+        for ext, op, ours, theirs in measure(folder, args.repeat, not args.no_baseline):
+            other = f"{theirs:.3f}" if theirs is not None else "n/a"
+            ratio = f"{theirs / ours:.1f}×" if theirs is not None else "n/a"
+            print(f"| {ext} | {op} | {ours:.3f} | {other} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
