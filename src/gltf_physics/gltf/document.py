@@ -1,8 +1,11 @@
 """The glTF document: the plain JSON dict plus its binary buffers (DESIGN §1, §2).
 
 Holding the JSON as parsed (key order, nulls, empty objects, extras, unknown extensions) is what makes
-load → save lossless. ``buffers[i]`` are the bytes of ``json["buffers"][i]`` (``None`` until needed when the
-file is not read eagerly is *not* done here: buffers are read at load so errors surface early).
+load → save lossless. ``buffers[i]`` are the bytes of ``json["buffers"][i]``, read at load so errors surface
+early: at least ``byteLength`` of them (an external file may be longer and is rewritten whole; a GLB BIN
+chunk is kept without its padding). A buffer entry without ``uri`` is the GLB BIN chunk when it is buffer 0;
+where the others go on save is decided by :mod:`gltf_physics.gltf.io`. ``len(buffers)`` must equal the
+number of JSON buffers.
 """
 
 from __future__ import annotations
