@@ -101,7 +101,7 @@ def test_bake_sized_animation_layout() -> None:
     ([], {0: (T1, None)}, "non-empty"),
     (TIMES, {}, "at least one track"),
     (TIMES, {9: (T1, None)}, "node 9"),
-    (TIMES, {0: (T1[:2], None)}, r"expected finite \(3, 3\)"),
+    (TIMES, {0: (T1[:2], None)}, r"expected \(3, 3\) translation"),
     (TIMES, {0: (None, [[0, 0, 0, float("nan")]] * 3)}, "finite"),
 ])
 def test_bad_arguments(times: list, tracks: dict, match: str) -> None:
