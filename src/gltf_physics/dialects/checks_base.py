@@ -47,6 +47,7 @@ class Json:
     gltf: dict[str, Any]
     emit: Emit
     _parent_of: list[int | None] | None = field(default=None, repr=False)
+    _by_ext: dict[str, list[tuple[int, Any]]] | None = field(default=None, repr=False)
 
     # ---------------------------------------------------------------- document structure
     @property
@@ -81,14 +82,16 @@ class Json:
 
     def nodes_with(self, name: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
         """(index, pointer, object) of every node carrying extension ``name``; non-objects are reported."""
-        for i, node in enumerate(self.nodes):
-            if not isinstance(node, dict):
-                continue
-            ext = node.get("extensions")
-            if not isinstance(ext, dict) or name not in ext:
-                continue
+        if self._by_ext is None:  # one scan of the nodes for all extension names (linear time)
+            self._by_ext = {}
+            for i, node in enumerate(self.nodes):
+                ext = node.get("extensions") if isinstance(node, dict) else None
+                if isinstance(ext, dict):
+                    for key, value in ext.items():
+                        self._by_ext.setdefault(key, []).append((i, value))
+        for i, raw in self._by_ext.get(name, ()):
             ptr = f"/nodes/{i}/extensions/{name}"
-            value = self.obj(ext[name], ptr)
+            value = self.obj(raw, ptr)
             if value is not None:
                 yield i, ptr, value
 

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from ..dialects.checks_base import Emit, is_legacy_body, joint_family, node_family
-from ..gltf.transforms import world_matrices
+from ..gltf.hierarchy import parents
+from ..gltf.transforms import local_matrix
 from ..model import Capsule, Cylinder, MeshShape, MotionType, PhysicsScene, Shape, Sphere
 from .rules import Severity
 
@@ -47,11 +48,11 @@ def _scale(scene: PhysicsScene, gltf: dict[str, Any], emit: Emit) -> None:
     shaped += [(t, t.node, t.shape) for t in scene.triggers if t.shape is not None]
     if not shaped:
         return
-    world = world_matrices(gltf)
+    linear = _ScaledLinear(gltf)
     for obj, node, shape in shaped:
-        if not 0 <= node < len(world):
-            continue
-        m = world[node][:3, :3]
+        m = linear(node)
+        if m is None:
+            continue  # no scale on the node or its ancestors: nothing to report
         scale = np.linalg.norm(m, axis=0)
         family = node_family(gltf, node)
         if family == "khr":
@@ -61,6 +62,43 @@ def _scale(scene: PhysicsScene, gltf: dict[str, Any], emit: Emit) -> None:
             emit(code, _ptr(obj, node), f"the shape on node {node} is scaled by {_fmt(scale)} (own or "
                                         "inherited "
                  "scale); put the size in the shape and keep shape nodes unscaled")
+
+
+class _ScaledLinear:
+    """The 3×3 world linear part of a node, or None when no node on its chain has scale/matrix.
+
+    Linear time over the document: rotation-only ancestors change neither column norms nor the determinant,
+    so the product only starts at the topmost node with ``scale`` or ``matrix`` (DESIGN: validate a 50k-node
+    file in about a second).
+    """
+
+    def __init__(self, gltf: dict[str, Any]) -> None:
+        nodes = gltf.get("nodes")
+        self.nodes: list[Any] = nodes if isinstance(nodes, list) else []
+        self.parent_of = parents(gltf)
+        self.memo: dict[int, np.ndarray | None] = {}
+
+    def __call__(self, node: int) -> np.ndarray | None:
+        if not 0 <= node < len(self.nodes):
+            return None
+        chain, n, seen = [], node, set()
+        while n is not None and n not in self.memo and n not in seen:
+            seen.add(n)
+            chain.append(n)
+            n = self.parent_of[n]
+        above = self.memo.get(n) if n is not None else None
+        for k in reversed(chain):
+            above = self._local(k, above)
+            self.memo[k] = above
+        return self.memo[node]
+
+    def _local(self, k: int, above: np.ndarray | None) -> np.ndarray | None:
+        nd = self.nodes[k] if isinstance(self.nodes[k], dict) else {}
+        scaled = "matrix" in nd or ("scale" in nd and nd["scale"] != [1, 1, 1])
+        if above is None and not scaled:
+            return None
+        m = local_matrix(nd)[:3, :3]
+        return m if above is None else above @ m
 
 
 def _khr_scale(obj: Any, node: int, shape: Shape, scale: np.ndarray, det: float, emit: Emit) -> None:
