@@ -6,11 +6,11 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import FIXTURES
 from gltf_physics.validate import RULES, Severity, validate
 from validate_docs import (
     JO,
@@ -192,7 +192,7 @@ def test_bases_are_clean() -> None:
         assert report.messages == [], (base.__name__, report.to_text())
 
 
-DIGEST = Path(__file__).resolve().parents[2] / "shared" / "specs" / "DIGEST.md"
+DIGEST = FIXTURES.parent / "specs" / "DIGEST.md"
 PREFIXES = "GEN|COL|BT|BODY|SHAPE|JOINT1|JOINT|KRB|KIS|GRAV|SEAT|VBODY|WHEEL|THR|HOVER"
 
 
@@ -229,3 +229,14 @@ def test_severities_follow_the_digest_tags() -> None:
     assert RULES["KRB-11"].severity == W  # X/D, D-5: schema failure ⇒ warning
     assert RULES["JOINT-7"].severity == E  # X/D, D-15: validator error
     assert RULES["SHAPE-10"].severity == W  # D-8
+
+
+def test_rules_markdown_lists_every_code() -> None:
+    from gltf_physics.validate.rules import rules_markdown
+
+    lines = rules_markdown().splitlines()
+    assert lines[:2] == ["| Code | Severity | Rule |", "|-|-|-|"]
+    assert len(lines) == 2 + len(RULES)
+    gen4 = "| GEN-4 | informative | Reusable objects live in a document-level array; nodes refer by index. |"
+    assert gen4 in lines
+    assert "| KRB-11 | warning |" in "\n".join(lines)

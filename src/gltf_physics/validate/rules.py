@@ -170,6 +170,16 @@ RULES: dict[str, Rule] = {
 }
 
 
+def rules_markdown() -> str:
+    """The table as Markdown (code, severity, rule) for the README."""
+    names = {E: "error", W: "warning", INF: "info"}
+    rows = ["| Code | Severity | Rule |", "|-|-|-|"]
+    for code, rule in RULES.items():
+        severity = "informative" if rule.informative else names[rule.severity]
+        rows.append(f"| {code} | {severity} | {rule.description} |")
+    return "\n".join(rows)
+
+
 def severity_of(code: str) -> Severity:
     """The table severity; an unknown code (a reader note the table lacks) is a warning."""
     rule = RULES.get(code)
