@@ -305,3 +305,9 @@ def test_glb_second_bin_chunk(tmp_path: Path) -> None:
     extra = struct.pack("<II", 4, 0x004E4942) + b"5678"
     data = struct.pack("<4sII", b"glTF", 2, len(data) + len(extra)) + data[12:] + extra
     assert _glb(tmp_path, data).offset == len(data) - 12 + 4
+
+
+@pytest.mark.parametrize(("key", "value"), [("nodes", 5), ("meshes", {}), ("extensionsUsed", "KHR_x"),
+                                            ("extensions", [])])
+def test_top_level_types_checked_at_load(key: str, value: object, tmp_path: Path) -> None:
+    assert _refused(write_gltf(tmp_path, {key: value})).pointer == f"/{key}"

@@ -17,6 +17,20 @@ from .layout import COMPONENT_DTYPES, INDEX_COMPONENT_TYPES, TYPE_COMPONENTS, el
 MAX_UNBACKED_ACCESSOR_BYTES = 1 << 28
 
 
+# glTF 2.0 top-level properties that are arrays: every reader may iterate them without re-checking.
+TOP_LEVEL_ARRAYS = ("accessors", "animations", "buffers", "bufferViews", "cameras", "extensionsRequired",
+                    "extensionsUsed", "images", "materials", "meshes", "nodes", "samplers", "scenes", "skins",
+                    "textures")
+
+
+def check_top_level(gltf: dict[str, Any]) -> None:
+    """Top-level arrays are arrays and ``extensions`` an object, so no reader trips over their type."""
+    for key in TOP_LEVEL_ARRAYS:
+        array(gltf, key)
+    if "extensions" in gltf and not isinstance(gltf["extensions"], dict):
+        raise GltfError("'extensions' must be an object", pointer="/extensions")
+
+
 def array(gltf: dict[str, Any], key: str) -> list[Any]:
     """A top-level array (absent ⇒ empty); any other type is an error at ``/key``."""
     value = gltf.get(key)

@@ -55,6 +55,7 @@ def _load(path: Path) -> Document:
     gltf, bin_chunk, is_glb = _read_container(path)
     if not isinstance(gltf, dict):
         raise GltfError("the top level of the JSON must be an object", pointer="")
+    bounds.check_top_level(gltf)
     lengths = bounds.check_buffers(gltf)
     buffers = [_read_buffer(buf, i, lengths[i], path.parent, bin_chunk if is_glb and i == 0 else None, is_glb)
                for i, buf in enumerate(bounds.array(gltf, "buffers"))]

@@ -70,7 +70,9 @@ def _primitive(doc: Document, primitive: dict[str, Any],
                             pointer=f"{pointer}/indices")
     else:
         indices = np.arange(len(positions), dtype=np.int64)
-    return positions.astype(np.float64), triangles_of(indices, mode)
+    with np.errstate(invalid="ignore"):  # signalling-NaN bit patterns in the file: kept, not warned about
+        vertices = positions.astype(np.float64)
+    return vertices, triangles_of(indices, mode)
 
 
 def _ref(holder: dict[str, Any], key: str, pointer: str) -> int:
