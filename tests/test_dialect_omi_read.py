@@ -667,3 +667,31 @@ def test_collider_without_shape_is_a_grouping_only() -> None:
     scene = read_fixture(B4 + "complex/static_compound_collider.gltf")
     assert scene.colliders == [Collider(node=1, shape=Box(size=(1.0, 2.0, 3.0)), body=None)]
     assert scene.bodies == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": ["rigid"]},  # not a string (BT-1)
+        {"type": "spaceship"},  # not in the enum (BT-1)
+        {"type": "rigid", "inertiaTensor": [1, 2]},  # wrong length (BT-2)
+    ],
+)
+def test_malformed_type_era_body_is_noted_not_fatal(body: dict[str, Any]) -> None:
+    doc = {"nodes": [{"extensions": {"OMI_physics_body": body}}]}
+    scene = read_json(doc)
+    assert [n.code for n in scene.notes] == (["BT-2"] if "inertiaTensor" in body else ["BT-1"])
+    assert len(scene.bodies) == (1 if "inertiaTensor" in body else 0)
+
+
+def test_malformed_gen4_resources_are_ignored() -> None:
+    doc = {
+        "extensions": {"OMI_physics_body": {"physicsMaterials": 3, "collisionFilters": {"a": 1}}},
+        "nodes": [
+            {"extensions": {"OMI_physics_body": {"motion": {"type": "static"}, "trigger": {"nodes": 7}}}}
+        ],
+    }
+    scene = read_json(doc)
+    assert (scene.materials, scene.filters) == ([], [])
+    assert [(t.node, t.nodes) for t in scene.triggers] == [(0, ())]
+    assert [n.code for n in scene.notes] == ["BODY-7"]

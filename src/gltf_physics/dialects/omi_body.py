@@ -85,7 +85,7 @@ def detect(gltf: dict[str, Any]) -> dict[str, str]:
     )
     body_gen = None
     if type_era:
-        kinds = {e.get("type") for e in bodies}
+        kinds = {t for e in bodies if isinstance(t := e.get("type"), str)}
         body_gen = (
             TYPE_GEN1 if kinds & {"rigid", "character", "vehicle"} or "dynamic" not in kinds else TYPE_GEN2
         )
@@ -167,11 +167,11 @@ def _read_doc_resources(ctx: ReadContext) -> tuple[int, int]:
     doc = doc_ext(ctx.gltf, BODY_EXT) or {}
     base = f"/extensions/{BODY_EXT}"
     m0, f0 = len(ctx.scene.materials), len(ctx.scene.filters)
-    for k, m in enumerate(doc.get("physicsMaterials") or []):
+    for k, m in enumerate(_array(doc, "physicsMaterials")):
         ctx.scene.materials.append(
             _material(ctx, m if isinstance(m, dict) else {}, f"{base}/physicsMaterials/{k}")
         )
-    for k, f in enumerate(doc.get("collisionFilters") or []):
+    for k, f in enumerate(_array(doc, "collisionFilters")):
         f = f if isinstance(f, dict) else {}
         ctx.scene.filters.append(
             CollisionFilter(
@@ -182,6 +182,11 @@ def _read_doc_resources(ctx: ReadContext) -> tuple[int, int]:
             )
         )
     return m0, f0
+
+
+def _array(obj: dict[str, Any], key: str) -> list[Any]:
+    v = obj.get(key)
+    return v if isinstance(v, list) else []
 
 
 def _strings(obj: dict[str, Any], key: str) -> tuple[str, ...]:
@@ -217,7 +222,7 @@ def _shape(ctx: ReadContext, obj: dict[str, Any], pointer: str, shapes: list[Sha
 
 def _resource(ctx: ReadContext, obj: dict[str, Any], key: str, offset: int, pointer: str) -> int | None:
     doc = doc_ext(ctx.gltf, BODY_EXT) or {}
-    array = doc.get("physicsMaterials" if key == "physicsMaterial" else "collisionFilters") or []
+    array = _array(doc, "physicsMaterials" if key == "physicsMaterial" else "collisionFilters")
     k = index(obj, key, len(array), ctx, pointer)
     return None if k is None else offset + k
 

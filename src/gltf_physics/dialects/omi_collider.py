@@ -79,7 +79,9 @@ def _read_bodies(ctx: ReadContext) -> set[int]:
             continue
         pointer = f"/nodes/{i}/extensions/{BODY_EXT}"
         kind = ext.get("type")
-        if kind == "trigger":
+        if not isinstance(kind, str):
+            ctx.note("BT-1", f"{pointer}/type", f"body type {kind!r} is not a string; body ignored")
+        elif kind == "trigger":
             triggers.add(i)
         elif kind in LEGACY_TYPES:
             ctx.scene.bodies.append(Body(node=i, motion=legacy_motion(ctx, ext, pointer), pointer=pointer))
