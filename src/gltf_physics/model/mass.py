@@ -306,7 +306,12 @@ def is_closed(points: np.ndarray, triangles: np.ndarray) -> bool:
 # ---------------------------------------------------------------------------------------------------
 
 def convex_hull(points: np.ndarray) -> np.ndarray:
-    """Outward-wound triangles (m,3) of the convex hull of ``points``; empty when they are (nearly) flat."""
+    """Outward-wound triangles (m,3) of the convex hull of ``points``; empty when they are (nearly) flat.
+
+    Quickhull: every point outside the hull is assigned to one face it sees; a face's farthest point is
+    added next, the faces it sees are replaced by a fan over their horizon, and only their points are
+    reassigned (to the new faces). A relative tolerance keeps coplanar points from being added.
+    """
     p = np.asarray(points, dtype=float)
     if len(p) < 4:
         return np.zeros((0, 3), dtype=np.int64)
@@ -314,20 +319,57 @@ def convex_hull(points: np.ndarray) -> np.ndarray:
     start = _initial_tetrahedron(p, eps)
     if start is None:
         return np.zeros((0, 3), dtype=np.int64)
-    faces = [list(f) for f in start]
-    normals, offsets = _planes(p, np.array(faces))
-    centre = p[list({i for f in start for i in f})].mean(axis=0)
-    order = np.argsort(-np.linalg.norm(p - centre, axis=1), kind="stable")  # far points first: fewer rebuilds
-    for i in order:
-        dist = normals @ p[i] - offsets
-        visible = dist > eps
-        if not visible.any():
-            continue
-        horizon = _horizon([faces[k] for k in np.flatnonzero(visible)])
-        kept = [f for f, v in zip(faces, visible, strict=True) if not v]
-        faces = kept + [[a, b, int(i)] for a, b in horizon]
-        normals, offsets = _planes(p, np.array(faces))
-    return np.array(faces, dtype=np.int64)
+    hull = _Hull(p, eps)
+    hull.add_faces(start, np.arange(len(p)))
+    while hull.pending:
+        f = hull.pending.pop()
+        if hull.alive[f] and len(hull.outside[f]):
+            hull.expand(f)
+    return np.array(hull.faces, dtype=np.int64)[hull.alive[: len(hull.faces)]]
+
+
+class _Hull:
+    def __init__(self, p: np.ndarray, eps: float) -> None:
+        self.p, self.eps = p, eps
+        self.faces: list[tuple[int, int, int]] = []
+        self.outside: list[np.ndarray] = []
+        self.alive = np.zeros(64, dtype=bool)  # arrays grow by doubling: appends stay amortised O(1)
+        self.normals = np.zeros((64, 3))
+        self.offsets = np.zeros(64)
+        self.pending: list[int] = []
+
+    def add_faces(self, faces: list[tuple[int, int, int]], candidates: np.ndarray) -> None:
+        n, o = _planes(self.p, np.array(faces))
+        first, count = len(self.faces), len(faces)
+        if first + count > len(self.alive):
+            size = 2 * (first + count)
+            self.alive = np.concatenate([self.alive, np.zeros(size - len(self.alive), dtype=bool)])
+            self.normals = np.vstack([self.normals, np.zeros((size - len(self.normals), 3))])
+            self.offsets = np.concatenate([self.offsets, np.zeros(size - len(self.offsets))])
+        self.faces += faces
+        self.alive[first:first + count] = True
+        self.normals[first:first + count] = n
+        self.offsets[first:first + count] = o
+        if len(candidates):
+            d = self.p[candidates] @ n.T - o
+            best = d.argmax(axis=1)
+            out = d[np.arange(len(candidates)), best] > self.eps
+        for k in range(count):
+            self.outside.append(candidates[out & (best == k)] if len(candidates) else candidates)
+            if len(self.outside[-1]):
+                self.pending.append(first + k)
+
+    def expand(self, f: int) -> None:
+        pts = self.outside[f]
+        apex = int(pts[np.argmax(self.p[pts] @ self.normals[f] - self.offsets[f])])
+        alive = np.flatnonzero(self.alive)
+        visible = alive[self.normals[alive] @ self.p[apex] - self.offsets[alive] > self.eps]
+        horizon = _horizon([list(self.faces[v]) for v in visible])
+        orphans = np.unique(np.concatenate([self.outside[v] for v in visible]))
+        self.alive[visible] = False
+        for v in visible:
+            self.outside[v] = orphans[:0]
+        self.add_faces([(a, b, apex) for a, b in horizon], orphans[orphans != apex])
 
 
 def _initial_tetrahedron(p: np.ndarray, eps: float) -> list[tuple[int, int, int]] | None:
