@@ -30,11 +30,12 @@ from .recording import Recording
 class World:
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
-                 record: bool = False, mesh_source: MeshSource | None = None) -> None:
+                 record: bool = False, mesh_source: MeshSource | None = None,
+                 threads: int | None = None) -> None:
         self.scene = scene
         self.rate = float(rate)
         self.engine = RapierWorld(scene, rate=rate, substeps=substeps, gravity=gravity, density=density,
-                                  mesh_source=mesh_source)
+                                  mesh_source=mesh_source, threads=threads)
         self.step_count = 0
         nodes = list(self.engine.moving_nodes)
         self.nodes = np.asarray(nodes, dtype=np.int64)

@@ -64,7 +64,7 @@ _ALL_TYPES = rp.ActiveCollisionTypes.all()
 class RapierWorld:
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
-                 mesh_source: MeshSource | None = None) -> None:
+                 mesh_source: MeshSource | None = None, threads: int | None = None) -> None:
         if rate <= 0 or substeps < 1:
             raise SimulationError(f"rate must be > 0 and substeps ≥ 1 (got {rate}, {substeps})")
         self.scene = scene
@@ -74,12 +74,15 @@ class RapierWorld:
             mesh_source = document_mesh_source(scene.document)
         self._mesh_source = mesh_source
         self.substeps = int(substeps)
-        self.dt = 1.0 / (float(rate) * self.substeps)
+        self._frequency = float(rate) * self.substeps  # engine steps per second
+        self.dt = 1.0 / self._frequency
         self.substep_count = 0
         g = gravity if gravity is not None else (
             scene.world_gravity.vector if scene.world_gravity is not None else EARTH_GRAVITY)
         self.world = rp.PhysicsWorld(gravity=tuple(float(v) for v in g))
         self.world.integration_parameters.dt = self.dt
+        if threads is not None:  # results do not depend on it (DESIGN §3 "Determinism"; tested)
+            self.world.set_num_threads(int(threads))
         self.ground = self.world.add_body(rp.RigidBody.fixed())
         self.handle_of: dict[int, rp.RigidBodyHandle] = {}
         self.node_of: dict[rp.RigidBodyHandle, int] = {}
@@ -234,7 +237,7 @@ class RapierWorld:
     # -- stepping ------------------------------------------------------------------------------------
     @property
     def time(self) -> float:
-        return self.substep_count * self.dt
+        return self.substep_count / self._frequency  # = World.time at step boundaries, bit for bit
 
     def step(self) -> None:
         """One step of 1/rate s: ``substeps`` Rapier steps, each preceded by the joint driver's update."""
