@@ -79,7 +79,7 @@ def place_shape(shape: Shape, rel: np.ndarray, mesh_source: MeshSource | None = 
     if np.any(s <= 1e-12):
         return None
     rot = lin / s
-    sheared = not np.allclose(rot.T @ rot, np.eye(3), atol=1e-6)
+    sheared = float(np.abs(rot.T @ rot - np.eye(3)).max()) > 1e-6
     if np.linalg.det(rot) < 0:  # negative scale ⇒ |scale| (KRB-12): drop the reflection
         rot[:, 0] = -rot[:, 0]
     q = matrix_to_quat(rot)
@@ -411,6 +411,8 @@ def _horizon(visible: list[list[int]]) -> list[tuple[int, int]]:
 def combine_parts(parts: Iterable[Part]) -> Part:
     """Sum of parts about their common centre (parallel-axis theorem: I + m(|d|²E − d dᵀ))."""
     parts = [pt for pt in parts if pt[0] > 0]
+    if len(parts) == 1:
+        return parts[0]
     total = sum(m for m, _, _ in parts)
     if total <= 0:
         return _zero()
@@ -445,16 +447,38 @@ def body_frame(world: np.ndarray) -> np.ndarray:
 
 
 def body_placements(scene: PhysicsScene, node: int, world: list[np.ndarray],
-                    mesh_source: MeshSource | None = None) -> list[tuple[int, PlacedShape]]:
-    """(collider index, placed shape) of every solid collider of the body on ``node``, in its body frame."""
-    inv = np.linalg.inv(body_frame(world[node]))
+                    mesh_source: MeshSource | None = None,
+                    colliders: list[int] | None = None,
+                    frame: np.ndarray | None = None) -> list[tuple[int, PlacedShape]]:
+    """(collider index, placed shape) of every solid collider of the body on ``node``, in its body frame.
+
+    ``colliders``: the indices of that body's colliders when the caller has them (see
+    :func:`colliders_by_body`), else the scene is searched; ``frame``: the body frame, if already known.
+    """
+    inv = rigid_inverse(body_frame(world[node]) if frame is None else frame)
+    if colliders is None:
+        colliders = [k for k, col in enumerate(scene.colliders) if col.body == node]
     out = []
-    for k, col in enumerate(scene.colliders):
-        if col.body == node:
-            placed = place_shape(col.shape, inv @ world[col.node], mesh_source)
-            if placed is not None:
-                out.append((k, placed))
+    for k in colliders:
+        placed = place_shape(scene.colliders[k].shape, inv @ world[scene.colliders[k].node], mesh_source)
+        if placed is not None:
+            out.append((k, placed))
     return out
+
+
+def colliders_by_body(scene: PhysicsScene) -> dict[int | None, list[int]]:
+    """Collider indices grouped by the body node that carries them (``None``: static)."""
+    out: dict[int | None, list[int]] = {}
+    for k, col in enumerate(scene.colliders):
+        out.setdefault(col.body, []).append(k)
+    return out
+
+
+def rigid_inverse(frame: np.ndarray) -> np.ndarray:
+    inv = np.eye(4)
+    inv[:3, :3] = frame[:3, :3].T
+    inv[:3, 3] = -frame[:3, :3].T @ frame[:3, 3]
+    return inv
 
 
 def apply_overrides(body: Body, computed: Part, node_world: np.ndarray) -> MassProperties:

@@ -32,7 +32,7 @@ import numpy as np
 import rapier3d as rp
 
 from ...dialects.pointers import body_family
-from ...gltf.transforms import decompose, quat_to_matrix, world_matrices
+from ...gltf.transforms import decompose, matrix_to_quat, world_matrices
 from ...model import Body, MotionType, PhysicsScene
 from ...model.mass import (
     MassProperties,
@@ -41,6 +41,7 @@ from ...model.mass import (
     apply_overrides,
     body_frame,
     body_placements,
+    colliders_by_body,
     combine_parts,
     document_mesh_source,
     place_shape,
@@ -121,9 +122,12 @@ class RapierWorld:
     # -- building ------------------------------------------------------------------------------------
     def _build(self, density: float) -> None:
         solids: list[tuple[int, PlacedShape, rp.RigidBodyHandle | None]] = []
+        by_body = colliders_by_body(self.scene)
         for body in sorted(self.scene.bodies, key=lambda b: b.node):
-            placed = body_placements(self.scene, body.node, self._world_m, self._mesh_source)
-            handle = self._add_body(body, placed, density)
+            frame = body_frame(self._world_m[body.node])
+            placed = body_placements(self.scene, body.node, self._world_m, self._mesh_source,
+                                     by_body.get(body.node, []), frame)
+            handle = self._add_body(body, frame, placed, density)
             solids.extend((k, p, handle) for k, p in placed)
         for k, col in enumerate(self.scene.colliders):
             if col.body is None or col.body not in self.handle_of:
@@ -133,11 +137,11 @@ class RapierWorld:
         self._add_solids(solids)
         self._add_triggers()
 
-    def _add_body(self, body: Body, placed: list[tuple[int, PlacedShape]],
+    def _add_body(self, body: Body, frame: np.ndarray, placed: list[tuple[int, PlacedShape]],
                   density: float) -> rp.RigidBodyHandle:
         m = body.motion
-        t, q = self.world_pose(body.node)
-        rot = quat_to_matrix(q)
+        rot = frame[:3, :3]
+        t, q = frame[:3, 3], matrix_to_quat(rot)
         linvel, angvel = rot @ np.asarray(m.linear_velocity), rot @ np.asarray(m.angular_velocity)  # D-9
         if m.type is MotionType.STATIC:
             builder = rp.RigidBody.fixed()
