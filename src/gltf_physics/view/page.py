@@ -31,8 +31,11 @@ IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
                ".ktx2": "image/ktx2"}
 
 
-class ViewerNotBuilt(RuntimeError):
-    """The viewer bundle is missing from the installed package (its build step was not run)."""
+class ViewerNotBuilt(FileNotFoundError):
+    """The viewer bundle is missing from the installed package (its build step was not run).
+
+    A FileNotFoundError, so the CLI's handler of OSError prints its one line and exits 2.
+    """
 
 
 def viewer_bundle() -> str:
