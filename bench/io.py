@@ -67,25 +67,38 @@ def best(fn: Callable[[], object], repeat: int) -> float:
     return min(times)
 
 
-def measure(folder: Path, repeat: int, baseline: bool) -> list[tuple[str, str, float, float | None]]:
-    """(format, operation, ours, pygltflib or None) rows."""
+def ours(src: Path, out: Path, repeat: int) -> tuple[float, float]:
+    doc = load(src)
+    return best(lambda: load(src), repeat), best(lambda: save(doc, out), repeat)
+
+
+def pygltflib(src: Path, out: Path) -> tuple[float | None, float | None]:
+    """Measured once: tens of seconds per call."""
     try:
         from pygltflib import GLTF2
     except ImportError:  # pip install gltf-physics[bench]
-        GLTF2 = None
+        return None, None
+    model = GLTF2().load(src)
+    return best(lambda: GLTF2().load(src), 1), best(lambda: model.save(out), 1)
+
+
+def measure(folder: Path, repeat: int, baseline: bool) -> list[tuple[str, str, float, float | None]]:
+    """(format, operation, ours, pygltflib or None) rows.
+
+    Each measurement runs in a function whose objects are gone when it returns: a live 50k-node tree
+    from an earlier measurement would slow every later one (the garbage collector walks it).
+    """
+    (folder / "ours").mkdir()
+    (folder / "pygltflib").mkdir()
+    results = {}
+    for ext in (".gltf", ".glb"):
+        results[ext] = ours(folder / f"big{ext}", folder / "ours" / f"out{ext}", repeat)
     rows = []
     for ext in (".gltf", ".glb"):
-        src = folder / f"big{ext}"
-        doc = load(src)
-        ours_load = best(lambda src=src: load(src), repeat)
-        ours_save = best(lambda doc=doc, ext=ext: save(doc, folder / "ours" / f"out{ext}"), repeat)
-        theirs_load = theirs_save = None
-        if GLTF2 is not None and baseline:  # tens of seconds per call: measured once
-            theirs_load = best(lambda src=src: GLTF2().load(src), 1)
-            model = GLTF2().load(src)
-            (folder / "pygltflib").mkdir(exist_ok=True)
-            theirs_save = best(lambda model=model, ext=ext: model.save(folder / "pygltflib" / f"out{ext}"), 1)
-        rows += [(ext, "load", ours_load, theirs_load), (ext, "save", ours_save, theirs_save)]
+        theirs: tuple[float | None, float | None] = (None, None)
+        if baseline:
+            theirs = pygltflib(folder / f"big{ext}", folder / "pygltflib" / f"out{ext}")
+        rows += [(ext, "load", results[ext][0], theirs[0]), (ext, "save", results[ext][1], theirs[1])]
     return rows
 
 
@@ -101,8 +114,10 @@ def main() -> None:
         doc = build(args.nodes, args.megabytes)
         save(doc, folder / "big.gltf")
         save(doc, folder / "big.glb")
+        buffer_mb = len(doc.buffers[0]) / 1e6
+        del doc
         json_mb = (folder / "big.gltf").stat().st_size / 1e6
-        print(f"{args.nodes} nodes, {len(doc.buffers[0]) / 1e6:.0f} MB buffer, {json_mb:.1f} MB of JSON; "
+        print(f"{args.nodes} nodes, {buffer_mb:.0f} MB buffer, {json_mb:.1f} MB of JSON; "
               f"gltf-physics best of {args.repeat}, pygltflib once")
         print("| format | operation | gltf-physics (s) | pygltflib (s) | pygltflib / gltf-physics |")
         print("|-|-|-|-|-|")
