@@ -70,19 +70,22 @@ def _load(path: Path) -> Document:
 
 
 def _read_container(path: Path) -> tuple[Any, bytes | None, bool]:
+    """(parsed JSON, BIN chunk or None, is GLB): a GLB is recognised by its magic, whatever the suffix."""
     try:
         with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
             if size == 0:
                 raise GltfError("empty file", offset=0)
-            if stream.read(4) == glb.MAGIC:
+            is_glb = stream.read(4) == glb.MAGIC
+            if is_glb:
                 json_bytes, bin_chunk = glb.parse(stream, size)
-                return jsontext.parse(json_bytes, base_offset=glb.HEADER.size + glb.CHUNK_HEADER.size), \
-                    bin_chunk, True
-            stream.seek(0)
-            return jsontext.parse(stream.read()), None, False
+            else:
+                stream.seek(0)
+                json_bytes, bin_chunk = stream.read(), None
     except OSError as exc:
         raise GltfError(f"cannot read: {exc.strerror or exc}") from None
+    json_offset = glb.HEADER.size + glb.CHUNK_HEADER.size if is_glb else 0
+    return jsontext.parse(json_bytes, base_offset=json_offset), bin_chunk, is_glb
 
 
 def _read_buffer(buf: dict[str, Any], i: int, length: int, base: Path, bin_chunk: bytes | None,
