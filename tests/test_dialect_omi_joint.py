@@ -315,3 +315,33 @@ def test_drive_written_without_defaults() -> None:
             type=DriveType.LINEAR, mode=DriveMode.ACCELERATION, axis=0, position_target=0.5, stiffness=10.0
         ),
     )
+
+
+def test_joint_without_dynamic_side_and_world_frame() -> None:
+    from gltf_physics.model import Body, Motion, MotionType, Pose
+
+    gltf = {"nodes": [{"name": "Wall", "translation": [0, 2, 0]}], "scenes": [{"nodes": [0]}], "scene": 0}
+    scene = PhysicsScene(
+        bodies=[Body(node=0, motion=Motion(type=MotionType.STATIC, mass=1.0))],
+        joints=[Joint(body_a=0, frame_a=Pose((1.0, 0.0, 0.0)), body_b=None, frame_b=Pose((3.0, 2.0, 0.0)))],
+    )
+    out, losses = write(scene, gltf)
+    assert [x.code for x in losses] == ["JOINT-2"]
+    assert out["nodes"][1] == {
+        "name": "Joint",
+        "translation": [1.0, 0.0, 0.0],
+        "extensions": {"OMI_physics_joint": {"joint": 0, "connectedNode": 2}},
+    }
+    assert out["nodes"][0]["children"] == [1]
+    assert out["nodes"][2] == {
+        "name": "JointAttachment",
+        "translation": [3.0, 2.0, 0.0],
+    }  # world frame: a root
+    assert out["scenes"][0]["nodes"] == [0, 2]
+    (j,) = read(Document(json=out)).joints
+    assert (j.body_a, j.frame_a.translation, j.body_b, j.frame_b.translation) == (
+        0,
+        (1.0, 0.0, 0.0),
+        None,
+        (3.0, 2.0, 0.0),
+    )

@@ -371,9 +371,16 @@ def _oriented(ctx: WriteContext, j: Joint) -> Joint | None:
             "JOINT-2", j.pointer, "joint connects no bodies; OMI needs the joint node under a body; dropped"
         )
         return None
-    if a_type == MotionType.DYNAMIC or b_type != MotionType.DYNAMIC:
+    if a_type == MotionType.DYNAMIC:
         return j
-    return swapped(ctx, j)
+    if b_type == MotionType.DYNAMIC:
+        return swapped(ctx, j)
+    ctx.loss(
+        "JOINT-2",
+        j.pointer,
+        "neither side is dynamic; OMI needs the joint node under a dynamic body (written as it is)",
+    )
+    return j
 
 
 def swapped(ctx: WriteContext, j: Joint) -> Joint:
