@@ -326,22 +326,24 @@ def test_joint_without_dynamic_side_and_world_frame() -> None:
         joints=[Joint(body_a=0, frame_a=Pose((1.0, 0.0, 0.0)), body_b=None, frame_b=Pose((3.0, 2.0, 0.0)))],
     )
     out, losses = write(scene, gltf)
-    assert [x.code for x in losses] == ["JOINT-2"]
+    assert [x.code for x in losses] == ["JOINT-2", "JOINT-3"]
     assert out["nodes"][1] == {
         "name": "Joint",
         "translation": [1.0, 0.0, 0.0],
         "extensions": {"OMI_physics_joint": {"joint": 0, "connectedNode": 2}},
     }
     assert out["nodes"][0]["children"] == [1]
+    # The world-space side: a root node at the frame's world pose, anchored by a static motion (JOINT-3).
     assert out["nodes"][2] == {
         "name": "JointAttachment",
         "translation": [3.0, 2.0, 0.0],
-    }  # world frame: a root
+        "extensions": {"OMI_physics_body": {"motion": {"type": "static", "mass": 1.0}}},
+    }
     assert out["scenes"][0]["nodes"] == [0, 2]
     (j,) = read(Document(json=out)).joints
     assert (j.body_a, j.frame_a.translation, j.body_b, j.frame_b.translation) == (
         0,
         (1.0, 0.0, 0.0),
-        None,
-        (3.0, 2.0, 0.0),
+        2,
+        (0, 0, 0),
     )

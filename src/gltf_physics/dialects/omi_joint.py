@@ -19,6 +19,7 @@ from ..model import DriveMode, DriveType, Joint, JointDrive, JointLimit, MotionT
 from .base import ReadContext, WriteContext, doc_ext, finite_or_omit, node_ext, num
 
 JOINT_EXT = "OMI_physics_joint"
+BODY_EXT = "OMI_physics_body"
 GEN1 = "gen1-constraints"
 GEN2 = "gen2-physicsJoints"
 
@@ -343,6 +344,8 @@ def write(ctx: WriteContext) -> None:
         name = _name(ctx, j.node) or "Joint"
         joint_node = placer.place(j.node if j.node >= 0 else None, j.body_a, j.frame_a, name, for_joint=True)
         connected = placer.place(j.connected_node, j.body_b, j.frame_b, f"{name}Attachment", for_joint=False)
+        if j.body_b is None:
+            _anchor_static(ctx, placer, connected, j.pointer)
         placer.taken.add(joint_node)
         ext: dict[str, Any] = {"joint": settings.index(data), "connectedNode": connected}
         if j.enable_collision:
@@ -350,6 +353,17 @@ def write(ctx: WriteContext) -> None:
         ctx.set_node_ext(joint_node, JOINT_EXT, ext)
     if settings:
         ctx.set_doc_ext(JOINT_EXT, {"physicsJoints": settings})
+
+
+def _anchor_static(ctx: WriteContext, placer: _Placer, node: int, pointer: str) -> None:
+    """JOINT-3: OMI's connectedNode must lie under a motion. A world-anchored side (KHR joints to static
+    colliders, which have no motion) gets a static motion on the connected node: the same immovable anchor."""
+    ext = ctx.gltf["nodes"][node].setdefault("extensions", {}).setdefault(BODY_EXT, {})
+    ctx.use(BODY_EXT)
+    if "motion" not in ext:
+        ext["motion"] = {"type": "static", "mass": 1.0}
+        placer.motion_nodes.add(node)
+        ctx.loss("JOINT-3", pointer, f"connected side has no body; a static motion was added on node {node}")
 
 
 def _name(ctx: WriteContext, node: int) -> str | None:
