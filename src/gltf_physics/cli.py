@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .gltf.errors import GltfError
+from .sim.errors import SimulationError
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
                   help="Read, validate, convert and simulate physics in glTF files.")
@@ -43,7 +44,7 @@ def clean_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
-        except (GltfError, UsageError) as e:
+        except (GltfError, UsageError, SimulationError) as e:
             fail(str(e))
         except OSError as e:
             fail(f"{e.filename or ''}: {e.strerror or e}".lstrip(": "))
@@ -113,6 +114,55 @@ def convert(
     save(doc, dst)
     if report is not None:
         report.write_text(json.dumps({"source": str(src), "target": to, "losses": losses}, indent=2) + "\n")
+
+
+@app.command()
+def validate(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...")],
+    fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+    strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False,
+) -> None:
+    """Check every physics rule of the spec digest; exit 0 valid, 1 errors (or warnings with --strict), 2 unreadable."""
+    from .validate import validate_file
+
+    if fmt not in ("text", "json"):
+        fail(f"--format must be text or json, not {fmt!r}")
+    reports = [validate_file(f) for f in files]
+    if fmt == "json":
+        body: Any = reports[0].to_dict() if len(reports) == 1 else [r.to_dict() for r in reports]
+        sys.stdout.write(json.dumps(body, indent=2) + "\n")
+    else:
+        sys.stdout.write("".join(r.to_text().rstrip("\n") + "\n" for r in reports))
+    raise typer.Exit(max(r.exit_code(strict) for r in reports))
+
+
+@app.command()
+@clean_errors
+def view(
+    src: Annotated[Path, typer.Argument(metavar="IN")],
+    simulate: Annotated[float | None, typer.Option(help="Simulate this many seconds and embed the run.")] = None,
+    out_page: Annotated[Path | None, typer.Option("--out", help="The HTML page to write.")] = None,
+    serve: Annotated[bool, typer.Option(help="Serve the page on 127.0.0.1 and print its address.")] = False,
+    png: Annotated[Path | None, typer.Option(help="Render a static PNG preview instead (no browser).")] = None,
+) -> None:
+    """Write one self-contained HTML page showing the scene's physics (and a simulated run)."""
+    from .api import load, read_scene
+    from .validate import validate as validate_doc
+    from .view import bake, page, png as png_preview, serve as serving
+
+    if simulate is not None and not simulate >= 0:
+        raise UsageError(f"--simulate must be a number of seconds ≥ 0, not {simulate}")
+    doc = load(src)
+    scene = read_scene(doc)
+    run = bake.record(scene, simulate) if simulate is not None else None
+    if png is not None:
+        png_preview.render_png(doc, scene, png, trajectories=bake.trajectories(run) if run else None)
+        return
+    target = out_page or src.with_suffix(".html")
+    page.write_page(target, doc, scene, bake=run, report=validate_doc(doc))
+    out.print(f"wrote {target}")
+    if serve:
+        serving.serve_forever(target, announce=lambda url: out.print(f"serving {target} at {url} (Ctrl-C stops)"))
 
 
 def main() -> None:
