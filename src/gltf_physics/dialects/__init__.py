@@ -13,7 +13,7 @@ from typing import Literal
 from ..gltf.document import Document
 from ..model import PhysicsScene
 from . import khr_rigid_bodies, omi_body, omi_gravity, omi_seat, omi_vehicle
-from .base import Loss, ReadContext, WriteContext
+from .base import ExtIndex, Loss, ReadContext, WriteContext
 
 # Every extension name the readers understand, so a writer can strip them before writing the target form.
 PHYSICS_EXTENSIONS: tuple[str, ...] = (
@@ -27,17 +27,20 @@ PHYSICS_EXTENSIONS: tuple[str, ...] = (
 _READERS = (omi_body, khr_rigid_bodies, omi_vehicle, omi_gravity, omi_seat)
 
 
-def detect_generations(doc: Document) -> dict[str, str]:
+def detect_generations(doc: Document, index: ExtIndex | None = None) -> dict[str, str]:
     """Extension name → generation id (DIGEST §0) for every physics extension the document uses."""
+    index = index or ExtIndex(doc.json)
     found: dict[str, str] = {}
     for module in _READERS:
-        found.update(module.detect(doc.json))
+        found.update(module.detect(doc.json, index))
     return found
 
 
 def read_scene(doc: Document) -> PhysicsScene:
+    """The physics of any JSON document. Raises only :class:`GltfError` (with the JSON pointer of what
+    cannot be read at all); what can be read leniently is read, with a ``ReadNote`` in ``scene.notes``."""
     ctx = ReadContext.for_document(doc)
-    ctx.scene.generations = detect_generations(doc)
+    ctx.scene.generations = detect_generations(doc, ctx.index)
     for module in _READERS:
         module.read(ctx)
     return ctx.scene

@@ -17,9 +17,62 @@ import numpy as np
 
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
-from ..gltf.hierarchy import ancestors, parents
-from ..gltf.transforms import world_matrices
+from ..gltf.hierarchy import ancestors, nearest_marked, parents
+from ..gltf.transforms import local_matrix
 from ..model import PhysicsScene, ReadNote, Shape
+
+
+def array(obj: Any, key: str) -> list[Any]:
+    """``obj[key]`` when it is an array, else ``[]`` (a wrong type is the validator's to report)."""
+    value = obj.get(key) if isinstance(obj, dict) else None
+    return value if isinstance(value, list) else []
+
+
+class ExtIndex:
+    """One scan of a document's extensions: which nodes carry which extension object.
+
+    Every family's ``detect`` and ``read`` asks "which nodes carry X"; answering from one scan instead of
+    one walk over all nodes per question keeps a 50,000-node read linear with a small constant.
+    """
+
+    __slots__ = ("_doc", "_names", "_objects", "used")
+
+    def __init__(self, gltf: Any) -> None:
+        gltf = gltf if isinstance(gltf, dict) else {}
+        objects: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        names: set[str] = set()
+        for i, node in enumerate(array(gltf, "nodes")):
+            ext = node.get("extensions") if isinstance(node, dict) else None
+            if not isinstance(ext, dict) or not ext:
+                continue
+            names.update(ext)
+            for name, value in ext.items():
+                if isinstance(value, dict):
+                    objects.setdefault(name, []).append((i, value))
+        doc = gltf.get("extensions")
+        self._doc: dict[str, Any] = doc if isinstance(doc, dict) else {}
+        self._objects = objects
+        self._names = names  # extension keys on any node, whatever their value
+        used = gltf.get("extensionsUsed")
+        self.used: frozenset[str] = frozenset(u for u in used if isinstance(u, str)) if isinstance(
+            used, list) else frozenset()
+
+    def nodes_with(self, name: str) -> list[tuple[int, dict[str, Any]]]:
+        """(node index, extension object) of every node whose ``extensions[name]`` is an object."""
+        return self._objects.get(name, [])
+
+    def doc(self, name: str) -> dict[str, Any] | None:
+        """The document-level ``extensions[name]`` when it is an object."""
+        value = self._doc.get(name)
+        return value if isinstance(value, dict) else None
+
+    def present(self, name: str) -> bool:
+        """An object for ``name`` at document level or on a node."""
+        return self.doc(name) is not None or name in self._objects
+
+    def named(self, name: str) -> bool:
+        """``name`` is a key of the document's or some node's extensions (any value)."""
+        return name in self._doc or name in self._names
 
 
 @dataclass
@@ -28,10 +81,13 @@ class ReadContext:
     scene: PhysicsScene
     parent_of: list[int | None] = field(default_factory=list)
     omi_shapes: list[Shape | None] = field(default_factory=list)  # OMI_physics_shape / OMI_collider by index
-    _world: list[np.ndarray] | None = None
+    _world: dict[int, np.ndarray] = field(default_factory=dict)
+    _index: ExtIndex | None = None
 
     @classmethod
     def for_document(cls, doc: Document) -> ReadContext:
+        if not isinstance(doc.json, dict):
+            raise GltfError("the glTF JSON must be an object", file=doc.name, pointer="")
         return cls(doc=doc, scene=PhysicsScene(document=doc), parent_of=parents(doc.json))
 
     @property
@@ -40,15 +96,44 @@ class ReadContext:
 
     @property
     def nodes(self) -> list[Any]:
-        return self.doc.json.get("nodes") or []
+        return array(self.doc.json, "nodes")
+
+    @property
+    def index(self) -> ExtIndex:
+        if self._index is None:
+            self._index = ExtIndex(self.doc.json)
+        return self._index
+
+    def count(self, key: str) -> int:
+        """Length of a top-level array (``meshes``, ``skins``…); 0 when absent or not an array."""
+        return len(array(self.doc.json, key))
 
     def world(self, node: int) -> np.ndarray:
-        if self._world is None:
-            self._world = world_matrices(self.doc.json)
+        """World matrix of one node, computed on demand up its parent chain (memoised; a cycle's top node
+        is treated as a root, like :func:`~gltf_physics.gltf.transforms.world_matrices`)."""
+        if node in self._world:
+            return self._world[node]
+        nodes = self.nodes
+        chain: list[int] = []
+        seen: set[int] = set()
+        j: int | None = node
+        while j is not None and j not in self._world and j not in seen:
+            seen.add(j)
+            chain.append(j)
+            j = self.parent_of[j]
+        base = self._world[j] if j is not None and j in self._world else np.eye(4)
+        for k in reversed(chain):
+            n = nodes[k]
+            base = base @ local_matrix(n if isinstance(n, dict) else {})
+            self._world[k] = base
         return self._world[node]
 
     def ancestors(self, node: int) -> list[int]:
         return list(ancestors(self.parent_of, node))
+
+    def nearest_table(self, marked: set[int]) -> list[int | None]:
+        """For every node: itself when marked, else its nearest marked ancestor, else None (one pass)."""
+        return nearest_marked(self.parent_of, marked)
 
     def note(self, code: str, pointer: str, message: str) -> None:
         self.scene.notes.append(ReadNote(code, pointer, message))

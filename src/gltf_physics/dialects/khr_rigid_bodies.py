@@ -32,7 +32,7 @@ from ..model import (
     Trigger,
 )
 from . import khr_joints
-from .base import ReadContext, WriteContext, doc_ext, index, node_ext, num, vec
+from .base import ExtIndex, ReadContext, WriteContext, array, index, num, vec
 from .khr_shapes import BODIES_EXT, COLLISION_SHAPES, IMPLICIT_SHAPES, read_shapes
 from .khr_write import write_khr
 
@@ -48,51 +48,50 @@ GEN4 = "gen4-geometry-mesh"
 
 # ---------------------------------------------------------------- detection
 
-def _present(gltf: dict[str, Any]) -> set[str]:
+def _present(index: ExtIndex) -> set[str]:
     """Extension names of this family the document uses (listed, or found on the document or a node)."""
-    names = {e for e in gltf.get("extensionsUsed") or [] if isinstance(e, str)}
-    for holder in [gltf, *(gltf.get("nodes") or [])]:
-        ext = holder.get("extensions") if isinstance(holder, dict) else None
-        if isinstance(ext, dict):
-            names.update(ext)
-    return names & set(EXTENSIONS)
+    return {name for name in EXTENSIONS if name in index.used or index.named(name)}
 
 
-def _node_parts(gltf: dict[str, Any], body_ext: str) -> list[dict[str, Any]]:
+def _node_parts(index: ExtIndex, body_ext: str) -> list[dict[str, Any]]:
     """Every collider/trigger object of ``body_ext`` on the nodes."""
     parts = []
-    for node in gltf.get("nodes") or []:
-        ext = node_ext(node, body_ext)
+    for _, ext in index.nodes_with(body_ext):
         for key in ("collider", "trigger"):
-            if ext and isinstance(ext.get(key), dict):
-                parts.append(ext[key])
+            part = ext.get(key)
+            if isinstance(part, dict):
+                parts.append(part)
     return parts
 
 
-def _generation(gltf: dict[str, Any], present: set[str]) -> str:
+def _generation(index: ExtIndex, present: set[str]) -> str:
     if GEN0_EXT in present:
         return GEN0
-    parts = _node_parts(gltf, BODIES_EXT)
-    geometries = [p["geometry"] for p in parts if isinstance(p.get("geometry"), dict)]
+    parts = _node_parts(index, BODIES_EXT)
+    geometries = [g for p in parts if isinstance(g := p.get("geometry"), dict)]
     if any("mesh" in g for g in geometries):
         return GEN4
     if IMPLICIT_SHAPES in present or geometries:
         return GEN3
-    shapes = ((doc_ext(gltf, COLLISION_SHAPES) or {}).get("shapes")) or []
-    if any(isinstance(s, dict) and (s.get("type") == "mesh" or BODIES_EXT in (s.get("extensions") or {}))
-           for s in shapes):
+    if any(isinstance(s, dict) and (s.get("type") == "mesh" or BODIES_EXT in _object(s.get("extensions")))
+           for s in array(index.doc(COLLISION_SHAPES), "shapes")):
         return GEN2
     if COLLISION_SHAPES in present or any("shape" in p for p in parts):
         return GEN1
     return GEN3  # a bare KHR_physics_rigid_bodies with neither shapes nor geometry: read as the PR form
 
 
-def detect(gltf_json: dict[str, Any]) -> dict[str, str]:
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def detect(gltf_json: dict[str, Any], index: ExtIndex | None = None) -> dict[str, str]:
     """Extension name → generation id (DIGEST §0, §6.0) for the body and the shape extension present."""
-    present = _present(gltf_json)
+    index = index or ExtIndex(gltf_json)
+    present = _present(index)
     if not present:
         return {}
-    gen = _generation(gltf_json, present)
+    gen = _generation(index, present)
     return {name: gen for name in EXTENSIONS if name in present}
 
 
@@ -105,7 +104,7 @@ class _Reader:
         self.ctx = ctx
         self.gen = gen
         self.ext = GEN0_EXT if gen == GEN0 else BODIES_EXT
-        self.doc = doc_ext(ctx.gltf, self.ext) or {}
+        self.doc = ctx.index.doc(self.ext) or {}
         self.doc_pointer = f"/extensions/{self.ext}"
         self.shape_ext = COLLISION_SHAPES if gen in (GEN0, GEN1, GEN2) else IMPLICIT_SHAPES
         self.shapes = read_shapes(ctx, self.shape_ext)
@@ -115,27 +114,28 @@ class _Reader:
         self.n_materials = 0
         self.n_filters = 0
         self.motion_nodes: set[int] = set()
+        self.owners: list[int | None] = []  # every node's nearest motion node (BODY-10 / §11 "Bodies")
         key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"  # §6.4 vs §6.1
         self.joint_settings = khr_joints.read_settings(ctx, self.doc, key, self.doc_pointer, gen == GEN0)
 
     def run(self) -> None:
         self._materials()
         self._filters()
-        nodes = self.ctx.nodes
-        exts = [node_ext(n, self.ext) for n in nodes]
-        self.motion_nodes = {i for i, e in enumerate(exts) if e and isinstance(e.get("motion"), dict)}
-        for i, ext in enumerate(exts):
-            if not ext:
-                continue
+        exts = self.ctx.index.nodes_with(self.ext)
+        self.motion_nodes = {i for i, e in exts if isinstance(e.get("motion"), dict)}
+        self.owners = self.ctx.nearest_table(self.motion_nodes)
+        bodies = self.ctx.scene.bodies
+        for i, ext in exts:
             p = f"/nodes/{i}/extensions/{self.ext}"
-            if isinstance(ext.get("motion"), dict):
-                self.ctx.scene.bodies.append(Body(i, self._motion(ext["motion"]), pointer=f"{p}/motion"))
-            if isinstance(ext.get("collider"), dict):
-                self._collider(i, ext["collider"], f"{p}/collider")
-            if isinstance(ext.get("trigger"), dict):
-                self._trigger(i, ext["trigger"], f"{p}/trigger")
-            if isinstance(ext.get("joint"), dict):
-                self._joint(i, ext["joint"], f"{p}/joint")
+            motion, collider, trigger, joint = (ext.get(k) for k in _PARTS)
+            if isinstance(motion, dict):
+                bodies.append(Body(i, self._motion(motion), pointer=f"{p}/motion"))
+            if isinstance(collider, dict):
+                self._collider(i, collider, f"{p}/collider")
+            if isinstance(trigger, dict):
+                self._trigger(i, trigger, f"{p}/trigger")
+            if isinstance(joint, dict):
+                self._joint(i, joint, f"{p}/joint")
 
     # -- document resources
 
@@ -200,9 +200,7 @@ class _Reader:
 
     def _body_of(self, node: int) -> int | None:
         """The nearest motion node at or above ``node`` (BODY-10 / §11 "Bodies"); None = static."""
-        if node in self.motion_nodes:
-            return node
-        return next((a for a in self.ctx.ancestors(node) if a in self.motion_nodes), None)
+        return self.owners[node]
 
     def _material(self, obj: dict[str, Any], pointer: str) -> int | None:
         i = index(obj, "physicsMaterial", self.n_materials, self.ctx, pointer)
@@ -258,7 +256,7 @@ class _Reader:
         if "shape" in g:
             return self._shape_at(g, pointer)  # KRB-3: convexHull has no effect on implicit shapes
         if "mesh" in g:
-            mesh = index(g, "mesh", len(self.ctx.gltf.get("meshes") or []), self.ctx, pointer)
+            mesh = index(g, "mesh", self.ctx.count("meshes"), self.ctx, pointer)
             return None if mesh is None else MeshShape(convex=convex, mesh=mesh, pointer=pointer)
         if "node" in g:
             node = index(g, "node", len(self.ctx.nodes), self.ctx, pointer)
@@ -287,6 +285,9 @@ class _Reader:
         return Pose(t, q)
 
 
+_PARTS = ("motion", "collider", "trigger", "joint")
+
+
 def _strings(obj: dict[str, Any], key: str) -> tuple[str, ...]:
     v = obj.get(key)
     return tuple(s for s in v if isinstance(s, str)) if isinstance(v, list) else ()
@@ -310,7 +311,7 @@ def _is_number(v: Any) -> bool:
 
 
 def read(ctx: ReadContext) -> None:
-    gens = detect(ctx.gltf)
+    gens = detect(ctx.gltf, ctx.index)
     if not gens:
         return
     _Reader(ctx, next(iter(gens.values()))).run()

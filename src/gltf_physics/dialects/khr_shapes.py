@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Box, Capsule, Cylinder, MeshShape, Plane, Shape, Sphere
-from .base import ReadContext, index, num, vec
+from .base import ReadContext, array, index, node_ext, num, vec
 
 COLLISION_SHAPES = "KHR_collision_shapes"
 IMPLICIT_SHAPES = "KHR_implicit_shapes"
@@ -25,10 +25,7 @@ PRIMITIVES = ("sphere", "box", "capsule", "cylinder", "plane")
 
 def read_shapes(ctx: ReadContext, extension: str) -> list[Shape | None]:
     """Every shape of the document-level ``extension`` array by index; ``None`` where unreadable (noted)."""
-    holder = (ctx.gltf.get("extensions") or {}).get(extension)
-    shapes = holder.get("shapes") if isinstance(holder, dict) else None
-    if not isinstance(shapes, list):
-        return []
+    shapes = array(ctx.index.doc(extension), "shapes")
     base = f"/extensions/{extension}/shapes"
     return [_read_shape(ctx, s, f"{base}/{i}", extension) for i, s in enumerate(shapes)]
 
@@ -86,7 +83,7 @@ def _optional(obj: dict[str, Any], key: str) -> float | None:
 
 def _gen1_mesh(ctx: ReadContext, obj: dict[str, Any], kind: str, pointer: str) -> Shape | None:
     p = _sub_object(ctx, obj, kind, pointer)
-    mesh = index(p, "mesh", len(ctx.gltf.get("meshes") or []), ctx, f"{pointer}/{kind}")
+    mesh = index(p, "mesh", ctx.count("meshes"), ctx, f"{pointer}/{kind}")
     if mesh is None:
         ctx.note("GEN-2", f"{pointer}/{kind}/mesh", f"'{kind}' shape has no mesh; shape ignored")
         return None
@@ -96,15 +93,15 @@ def _gen1_mesh(ctx: ReadContext, obj: dict[str, Any], kind: str, pointer: str) -
 def _gen2_mesh(ctx: ReadContext, obj: dict[str, Any], pointer: str) -> Shape | None:
     p = _sub_object(ctx, obj, "mesh", pointer)
     sub = f"{pointer}/mesh"
-    mesh = index(p, "mesh", len(ctx.gltf.get("meshes") or []), ctx, sub)
+    mesh = index(p, "mesh", ctx.count("meshes"), ctx, sub)
     if mesh is None:
         ctx.note("GEN-2", f"{sub}/mesh", "'mesh' shape has no mesh; shape ignored")
         return None
-    skin = index(p, "skin", len(ctx.gltf.get("skins") or []), ctx, sub)
+    skin = index(p, "skin", ctx.count("skins"), ctx, sub)
     weights = p.get("weights")
     ok = isinstance(weights, list) and weights and all(
         isinstance(w, (int, float)) and not isinstance(w, bool) for w in weights)
-    hull = ((obj.get("extensions") or {}).get(BODIES_EXT) or {}).get("convexHull") is True
+    hull = (node_ext(obj, BODIES_EXT) or {}).get("convexHull") is True  # shape-level extension, gen2
     return MeshShape(convex=hull, mesh=mesh, skin=skin,
                      weights=tuple(float(w) for w in weights) if ok else None,  # type: ignore[union-attr]
                      use_node_weights=p.get("useNodeWeights") is True, pointer=pointer)

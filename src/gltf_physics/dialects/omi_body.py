@@ -23,7 +23,7 @@ from typing import Any
 
 from ..model import Body, Collider, CollisionFilter, CombineMode, PhysicsMaterial, Shape, Trigger
 from . import omi_collider, omi_joint, omi_shape
-from .base import ReadContext, WriteContext, doc_ext, index, node_ext, num
+from .base import ExtIndex, ReadContext, WriteContext, array, index, node_ext, num
 from .omi_motion import motion
 
 COLLIDER_EXT = omi_collider.COLLIDER_EXT
@@ -40,68 +40,64 @@ MOTION_KEYS = ("motion", "collider", "trigger")
 # ---------------------------------------------------------------- detection
 
 
-def _present(gltf: dict[str, Any], name: str) -> bool:
-    return doc_ext(gltf, name) is not None or any(
-        node_ext(n, name) is not None for n in gltf.get("nodes") or []
-    )
+def _body_exts(index: ExtIndex) -> list[dict[str, Any]]:
+    return [e for _, e in index.nodes_with(BODY_EXT)]
 
 
-def _body_exts(gltf: dict[str, Any]) -> list[dict[str, Any]]:
-    return [e for n in gltf.get("nodes") or [] if (e := node_ext(n, BODY_EXT)) is not None]
-
-
-def _has_gen4_keys(gltf: dict[str, Any], bodies: list[dict[str, Any]]) -> bool:
-    doc = doc_ext(gltf, BODY_EXT) or {}
+def _has_gen4_keys(index: ExtIndex, bodies: list[dict[str, Any]]) -> bool:
+    doc = index.doc(BODY_EXT) or {}
     if "physicsMaterials" in doc or "collisionFilters" in doc:
         return True
     for e in bodies:
-        parts = {k: e.get(k) for k in MOTION_KEYS if isinstance(e.get(k), dict)}
-        if "gravityFactor" in (parts.get("motion") or {}):
+        motion, collider, trigger = e.get("motion"), e.get("collider"), e.get("trigger")
+        if isinstance(motion, dict) and "gravityFactor" in motion:
             return True
-        if any(k in (parts.get("collider") or {}) for k in ("physicsMaterial", "collisionFilter")):
+        if isinstance(collider, dict) and ("physicsMaterial" in collider or "collisionFilter" in collider):
             return True
-        if "collisionFilter" in (parts.get("trigger") or {}):
+        if isinstance(trigger, dict) and "collisionFilter" in trigger:
             return True
     return False
 
 
-def _uses_vehicles(gltf: dict[str, Any]) -> bool:
+def _uses_vehicles(index: ExtIndex) -> bool:
     """OMI_vehicle_* appeared 2025-01-03, after body gen4 (2024-11-29)."""
-    used = gltf.get("extensionsUsed")
-    return isinstance(used, list) and any(isinstance(e, str) and e.startswith("OMI_vehicle_") for e in used)
+    return any(e.startswith("OMI_vehicle_") for e in index.used)
 
 
-def detect(gltf: dict[str, Any]) -> dict[str, str]:
-    """Extension → generation id (DIGEST §0) for the family's extensions present in the file."""
+def detect(gltf: dict[str, Any], index: ExtIndex | None = None) -> dict[str, str]:
+    """Extension → generation id (DIGEST §0) for the family's extensions present in the file.
+
+    ``index`` is the document's :class:`~.base.ExtIndex` when the caller already has one.
+    """
+    index = index or ExtIndex(gltf)
     found: dict[str, str] = {}
-    if _present(gltf, COLLIDER_EXT):
+    if index.present(COLLIDER_EXT):
         found[COLLIDER_EXT] = "gen1"
-    joint_gen = omi_joint.detect(gltf)
-    bodies = _body_exts(gltf)
+    joint_gen = omi_joint.detect(gltf, index)
+    bodies = _body_exts(index)
     type_era = any("type" in e for e in bodies)
-    node_level = any(node_ext(n, SHAPE_EXT) is not None for n in gltf.get("nodes") or [])
-    shape_gen = (
-        omi_shape.content_generation(gltf, node_level or type_era) if _present(gltf, SHAPE_EXT) else None
-    )
+    node_level = bool(index.nodes_with(SHAPE_EXT))
+    shape_present = index.present(SHAPE_EXT)
+    shape_gen = omi_shape.content_generation(gltf, node_level or type_era) if shape_present else None
     body_gen = None
     if type_era:
         kinds = {t for e in bodies if isinstance(t := e.get("type"), str)}
         body_gen = (
             TYPE_GEN1 if kinds & {"rigid", "character", "vehicle"} or "dynamic" not in kinds else TYPE_GEN2
         )
-    elif _present(gltf, BODY_EXT):
+    elif index.present(BODY_EXT):
         if (
-            _has_gen4_keys(gltf, bodies)
+            _has_gen4_keys(index, bodies)
             or shape_gen == omi_shape.GEN4_TAPERED
             or joint_gen == omi_joint.GEN2
-            or _uses_vehicles(gltf)
+            or _uses_vehicles(index)
         ):
             body_gen = MOTION_GEN4
         elif shape_gen == omi_shape.GEN3_SUBJSON or joint_gen == omi_joint.GEN1:
             body_gen = MOTION_GEN3
         else:
             body_gen = MOTION_GEN4
-    if _present(gltf, SHAPE_EXT):
+    if shape_present:
         found[SHAPE_EXT] = shape_gen or (
             omi_shape.GEN3_SUBJSON if body_gen == MOTION_GEN3 else omi_shape.GEN4_TAPERED
         )
@@ -116,7 +112,7 @@ def detect(gltf: dict[str, Any]) -> dict[str, str]:
 
 
 def read(ctx: ReadContext) -> None:
-    gens = detect(ctx.gltf)
+    gens = detect(ctx.gltf, ctx.index)
     if not gens:
         return
     shape_gen = gens.get(SHAPE_EXT)
@@ -125,73 +121,79 @@ def read(ctx: ReadContext) -> None:
         ctx.omi_shapes = shapes
     elif COLLIDER_EXT in gens:
         ctx.omi_shapes = [s for s, _ in omi_collider.read_collider_shapes(ctx)]
-    if gens.get(BODY_EXT) in (TYPE_GEN1, TYPE_GEN2) or COLLIDER_EXT in gens or _has_node_level_shapes(ctx):
+    type_era = gens.get(BODY_EXT) in (TYPE_GEN1, TYPE_GEN2)
+    if type_era or COLLIDER_EXT in gens or ctx.index.nodes_with(SHAPE_EXT):
         omi_collider.read(ctx, shapes, shape_gen)
     _read_motion_era(ctx, shapes)
     joint_gen = gens.get(JOINT_EXT)
     if joint_gen:
-        motion_nodes = {b.node for b in ctx.scene.bodies}
-        omi_joint.read(ctx, joint_gen, lambda n: omi_collider.nearest(ctx, n, motion_nodes, strict=False))
+        owners = ctx.nearest_table({b.node for b in ctx.scene.bodies})
+        omi_joint.read(ctx, joint_gen, owners.__getitem__)
 
 
-def _has_node_level_shapes(ctx: ReadContext) -> bool:
-    return any(node_ext(n, SHAPE_EXT) is not None for n in ctx.nodes)
+class _Resources:
+    """gen4 physicsMaterials and collisionFilters: where this file's index 0 lands in the scene lists, and
+    how many the file has (read once, not per collider)."""
+
+    def __init__(self, ctx: ReadContext) -> None:
+        doc = ctx.index.doc(BODY_EXT) or {}
+        base = f"/extensions/{BODY_EXT}"
+        self.material0, self.filter0 = len(ctx.scene.materials), len(ctx.scene.filters)
+        materials, filters = array(doc, "physicsMaterials"), array(doc, "collisionFilters")
+        self.n_materials, self.n_filters = len(materials), len(filters)
+        for k, m in enumerate(materials):
+            ctx.scene.materials.append(
+                _material(ctx, m if isinstance(m, dict) else {}, f"{base}/physicsMaterials/{k}")
+            )
+        for k, f in enumerate(filters):
+            f = f if isinstance(f, dict) else {}
+            ctx.scene.filters.append(
+                CollisionFilter(
+                    collision_systems=_strings(f, "collisionSystems"),
+                    collide_with_systems=_strings(f, "collideWithSystems"),
+                    not_collide_with_systems=_strings(f, "notCollideWithSystems"),
+                    pointer=f"{base}/collisionFilters/{k}",
+                )
+            )
+
+    def material(self, ctx: ReadContext, obj: dict[str, Any], pointer: str) -> int | None:
+        if "physicsMaterial" not in obj:
+            return None
+        k = index(obj, "physicsMaterial", self.n_materials, ctx, pointer)
+        return None if k is None else self.material0 + k
+
+    def filter(self, ctx: ReadContext, obj: dict[str, Any], pointer: str) -> int | None:
+        if "collisionFilter" not in obj:
+            return None
+        k = index(obj, "collisionFilter", self.n_filters, ctx, pointer)
+        return None if k is None else self.filter0 + k
 
 
 def _read_motion_era(ctx: ReadContext, shapes: list[Shape | None]) -> None:
     """gen3/gen4: ``motion``/``collider``/``trigger`` on nodes; ownership by BODY-10."""
-    materials, filters = _read_doc_resources(ctx)
-    exts = [
-        (i, e)
-        for i, n in enumerate(ctx.nodes)
-        if (e := node_ext(n, BODY_EXT)) is not None and any(k in e for k in MOTION_KEYS)
-    ]
+    resources = _Resources(ctx)
+    exts = [(i, e) for i, e in ctx.index.nodes_with(BODY_EXT) if "motion" in e or "collider" in e
+            or "trigger" in e]
+    bodies = ctx.scene.bodies
     for i, e in exts:
-        if isinstance(e.get("motion"), dict):
+        m = e.get("motion")
+        if isinstance(m, dict):
             pointer = f"/nodes/{i}/extensions/{BODY_EXT}"
-            ctx.scene.bodies.append(
-                Body(node=i, motion=motion(ctx, e["motion"], f"{pointer}/motion"), pointer=pointer)
-            )
-    motion_nodes = {b.node for b in ctx.scene.bodies}
+            bodies.append(Body(node=i, motion=motion(ctx, m, f"{pointer}/motion"), pointer=pointer))
+    motion_nodes = {b.node for b in bodies}
+    owners = ctx.nearest_table(motion_nodes)  # BODY-10, one pass over the hierarchy
     for i, e in exts:
-        pointer = f"/nodes/{i}/extensions/{BODY_EXT}"
-        owner = omi_collider.nearest(ctx, i, motion_nodes, strict=False)  # BODY-10
-        if isinstance(e.get("collider"), dict):
-            _collider(ctx, i, e["collider"], f"{pointer}/collider", owner, shapes, materials, filters)
-        if isinstance(e.get("trigger"), dict):
-            _trigger(ctx, i, e["trigger"], f"{pointer}/trigger", owner, shapes, filters, motion_nodes)
-
-
-def _read_doc_resources(ctx: ReadContext) -> tuple[int, int]:
-    """gen4 physicsMaterials and collisionFilters; returns the scene-list offsets of this file's index 0."""
-    doc = doc_ext(ctx.gltf, BODY_EXT) or {}
-    base = f"/extensions/{BODY_EXT}"
-    m0, f0 = len(ctx.scene.materials), len(ctx.scene.filters)
-    for k, m in enumerate(_array(doc, "physicsMaterials")):
-        ctx.scene.materials.append(
-            _material(ctx, m if isinstance(m, dict) else {}, f"{base}/physicsMaterials/{k}")
-        )
-    for k, f in enumerate(_array(doc, "collisionFilters")):
-        f = f if isinstance(f, dict) else {}
-        ctx.scene.filters.append(
-            CollisionFilter(
-                collision_systems=_strings(f, "collisionSystems"),
-                collide_with_systems=_strings(f, "collideWithSystems"),
-                not_collide_with_systems=_strings(f, "notCollideWithSystems"),
-                pointer=f"{base}/collisionFilters/{k}",
-            )
-        )
-    return m0, f0
-
-
-def _array(obj: dict[str, Any], key: str) -> list[Any]:
-    v = obj.get(key)
-    return v if isinstance(v, list) else []
+        collider, trigger = e.get("collider"), e.get("trigger")
+        if isinstance(collider, dict):
+            pointer = f"/nodes/{i}/extensions/{BODY_EXT}/collider"
+            _collider(ctx, i, collider, pointer, owners[i], shapes, resources)
+        if isinstance(trigger, dict):
+            pointer = f"/nodes/{i}/extensions/{BODY_EXT}/trigger"
+            _trigger(ctx, i, trigger, pointer, owners[i], shapes, resources, motion_nodes)
 
 
 def _strings(obj: dict[str, Any], key: str) -> tuple[str, ...]:
-    v = obj.get(key)
-    return tuple(s for s in v if isinstance(s, str)) if isinstance(v, list) else ()
+    return tuple(s for s in array(obj, key) if isinstance(s, str))
 
 
 def _material(ctx: ReadContext, m: dict[str, Any], pointer: str) -> PhysicsMaterial:
@@ -208,23 +210,18 @@ def _material(ctx: ReadContext, m: dict[str, Any], pointer: str) -> PhysicsMater
 def _combine(ctx: ReadContext, m: dict[str, Any], key: str, pointer: str) -> CombineMode:
     """OMI's text default is ``average`` (DIGEST §3.2), so an absent mode is an explicit average here."""
     v = m.get(key, "average")
-    try:
-        return CombineMode(v)
-    except ValueError:
-        ctx.note("BODY-9", f"{pointer}/{key}", f"combine mode {v!r} not understood; read as average")
-        return CombineMode.AVERAGE
+    if isinstance(v, str) and v in _COMBINE_MODES:
+        return _COMBINE_MODES[v]
+    ctx.note("BODY-9", f"{pointer}/{key}", f"combine mode {v!r} not understood; read as average")
+    return CombineMode.AVERAGE
+
+
+_COMBINE_MODES = {m.value: m for m in CombineMode}
 
 
 def _shape(ctx: ReadContext, obj: dict[str, Any], pointer: str, shapes: list[Shape | None]) -> Shape | None:
     k = index(obj, "shape", len(shapes), ctx, pointer)  # -1 ⇒ absent with a GEN-3 note (D-1)
     return shapes[k] if k is not None else None
-
-
-def _resource(ctx: ReadContext, obj: dict[str, Any], key: str, offset: int, pointer: str) -> int | None:
-    doc = doc_ext(ctx.gltf, BODY_EXT) or {}
-    array = _array(doc, "physicsMaterials" if key == "physicsMaterial" else "collisionFilters")
-    k = index(obj, key, len(array), ctx, pointer)
-    return None if k is None else offset + k
 
 
 def _collider(
@@ -234,8 +231,7 @@ def _collider(
     pointer: str,
     owner: int | None,
     shapes: list[Shape | None],
-    materials: int,
-    filters: int,
+    resources: _Resources,
 ) -> None:
     if "shape" not in obj:
         return  # `"collider": {}` groups descendant colliders into one compound: no collider of its own
@@ -247,8 +243,8 @@ def _collider(
             node=node,
             shape=shape,
             body=owner,
-            material=_resource(ctx, obj, "physicsMaterial", materials, pointer),
-            filter=_resource(ctx, obj, "collisionFilter", filters, pointer),
+            material=resources.material(ctx, obj, pointer),
+            filter=resources.filter(ctx, obj, pointer),
             pointer=pointer,
         )
     )
@@ -261,7 +257,7 @@ def _trigger(
     pointer: str,
     owner: int | None,
     shapes: list[Shape | None],
-    filters: int,
+    resources: _Resources,
     motion_nodes: set[int],
 ) -> None:
     shape = _shape(ctx, obj, pointer, shapes) if "shape" in obj else None
@@ -283,7 +279,7 @@ def _trigger(
             shape=shape,
             nodes=nodes,
             body=owner,
-            filter=_resource(ctx, obj, "collisionFilter", filters, pointer),
+            filter=resources.filter(ctx, obj, pointer),
             implicit=implicit,
             pointer=pointer,
         )
@@ -294,14 +290,15 @@ def _member_nodes(ctx: ReadContext, obj: dict[str, Any], pointer: str) -> tuple[
     v = obj.get("nodes")
     if v is None:
         return None
-    good = (
-        tuple(n for n in v if isinstance(n, int) and not isinstance(n, bool) and 0 <= n < len(ctx.nodes))
-        if isinstance(v, list)
-        else ()
-    )
+    n = len(ctx.nodes)
+    good = tuple(k for k in v if _is_index(k, n)) if isinstance(v, list) else ()
     if not isinstance(v, list) or len(good) != len(v):
         ctx.note("BODY-7", f"{pointer}/nodes", "invalid entries in 'nodes' ignored")
     return good
+
+
+def _is_index(value: Any, length: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < length
 
 
 def _descendant_triggers(ctx: ReadContext, node: int, motion_nodes: set[int]) -> tuple[int, ...]:
@@ -314,7 +311,8 @@ def _descendant_triggers(ctx: ReadContext, node: int, motion_nodes: set[int]) ->
         if n in seen or n in motion_nodes:
             continue
         seen.add(n)
-        trig = (node_ext(ctx.nodes[n], BODY_EXT) or {}).get("trigger")
+        body = node_ext(ctx.nodes[n], BODY_EXT)
+        trig = body.get("trigger") if body is not None else None
         if isinstance(trig, dict) and "shape" in trig:
             out.append(n)
         stack.extend(reversed(_children(ctx, n)))
@@ -322,10 +320,8 @@ def _descendant_triggers(ctx: ReadContext, node: int, motion_nodes: set[int]) ->
 
 
 def _children(ctx: ReadContext, node: int) -> list[int]:
-    kids = ctx.nodes[node].get("children") if isinstance(ctx.nodes[node], dict) else None
-    return [
-        c for c in kids or [] if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(ctx.nodes)
-    ]
+    n = len(ctx.nodes)
+    return [c for c in array(ctx.nodes[node], "children") if _is_index(c, n)]
 
 
 # ---------------------------------------------------------------- writing

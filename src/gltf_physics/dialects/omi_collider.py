@@ -21,7 +21,7 @@ from typing import Any
 
 from ..model import Body, Collider, Shape, Trigger
 from . import omi_shape
-from .base import ReadContext, doc_ext, node_ext
+from .base import ReadContext, array
 from .omi_motion import LEGACY_TYPES, legacy_motion
 
 COLLIDER_EXT = "OMI_collider"
@@ -30,10 +30,8 @@ BODY_EXT = "OMI_physics_body"
 
 def read_collider_shapes(ctx: ReadContext) -> list[tuple[Shape | None, bool]]:
     """OMI_collider document colliders by index: (shape, isTrigger)."""
-    holder = doc_ext(ctx.gltf, COLLIDER_EXT)
-    colliders = holder.get("colliders") if holder else None
     out: list[tuple[Shape | None, bool]] = []
-    for i, c in enumerate(colliders if isinstance(colliders, list) else []):
+    for i, c in enumerate(array(ctx.index.doc(COLLIDER_EXT), "colliders")):
         pointer = f"/extensions/{COLLIDER_EXT}/colliders/{i}"
         shape = omi_shape.read_shape(ctx, c, pointer, "omi-collider")  # capsule height is total (COL-7)
         out.append((shape, isinstance(c, dict) and c.get("isTrigger") is True))
@@ -53,9 +51,10 @@ def read(ctx: ReadContext, shapes: list[Shape | None], shape_gen: str | None) ->
     trigger_bodies = _read_bodies(ctx)
     placed = _placed_shapes(ctx, shapes, shape_gen)
     motion_nodes = {b.node for b in ctx.scene.bodies}
+    owners = ctx.nearest_table(motion_nodes | trigger_bodies)
     members: dict[int, list[int]] = {t: [] for t in trigger_bodies}
     for p in placed:
-        owner = _owner(ctx, p, motion_nodes | trigger_bodies)
+        owner = _owner(ctx, p, owners)
         if owner in trigger_bodies:
             body = nearest(ctx, owner, motion_nodes, strict=True)
             ctx.scene.triggers.append(Trigger(node=p.node, shape=p.shape, body=body, pointer=p.pointer))
@@ -73,9 +72,8 @@ def read(ctx: ReadContext, shapes: list[Shape | None], shape_gen: str | None) ->
 def _read_bodies(ctx: ReadContext) -> set[int]:
     """Bodies with motion go into the scene; the nodes of ``trigger`` bodies are returned."""
     triggers: set[int] = set()
-    for i, node in enumerate(ctx.nodes):
-        ext = node_ext(node, BODY_EXT)
-        if ext is None or "type" not in ext:
+    for i, ext in ctx.index.nodes_with(BODY_EXT):
+        if "type" not in ext:
             continue
         pointer = f"/nodes/{i}/extensions/{BODY_EXT}"
         kind = ext.get("type")
@@ -91,17 +89,19 @@ def _read_bodies(ctx: ReadContext) -> set[int]:
 
 
 def _placed_shapes(ctx: ReadContext, shapes: list[Shape | None], shape_gen: str | None) -> list[_Placed]:
-    colliders = read_collider_shapes(ctx) if doc_ext(ctx.gltf, COLLIDER_EXT) is not None else []
+    colliders = read_collider_shapes(ctx) if ctx.index.doc(COLLIDER_EXT) is not None else []
+    on_node = {COLLIDER_EXT: dict(ctx.index.nodes_with(COLLIDER_EXT)),
+               omi_shape.SHAPE_EXT: dict(ctx.index.nodes_with(omi_shape.SHAPE_EXT))}
     out: list[_Placed] = []
-    for i, node in enumerate(ctx.nodes):
-        c = node_ext(node, COLLIDER_EXT)
+    for i in sorted(on_node[COLLIDER_EXT].keys() | on_node[omi_shape.SHAPE_EXT].keys()):  # node order
+        c = on_node[COLLIDER_EXT].get(i)
         if c is not None:
             pointer = f"/nodes/{i}/extensions/{COLLIDER_EXT}/collider"
             k = _index(ctx, c.get("collider"), len(colliders), pointer, "COL-3")
             if k is not None and colliders[k][0] is not None:
                 shape, is_trigger = colliders[k]
                 out.append(_Placed(i, shape, is_trigger, True, pointer))  # type: ignore[arg-type]
-        s = node_ext(node, omi_shape.SHAPE_EXT)
+        s = on_node[omi_shape.SHAPE_EXT].get(i)
         if s is not None:
             pointer = f"/nodes/{i}/extensions/{omi_shape.SHAPE_EXT}/shape"
             k = _index(ctx, s.get("shape"), len(shapes), pointer, "GEN-2")
@@ -120,14 +120,14 @@ def _index(ctx: ReadContext, value: Any, length: int, pointer: str, code: str) -
     return value
 
 
-def _owner(ctx: ReadContext, p: _Placed, body_nodes: set[int]) -> int | None:
+def _owner(ctx: ReadContext, p: _Placed, owners: list[int | None]) -> int | None:
+    """``owners``: each node's nearest body node, itself included (a :meth:`ReadContext.nearest_table`)."""
+    owner = owners[p.node]
     if not p.direct_only:
-        return nearest(ctx, p.node, body_nodes, strict=False)  # BT-7
-    parent = ctx.parent_of[p.node]
-    for candidate in (p.node, parent):
-        if candidate is not None and candidate in body_nodes:
-            return candidate
-    if nearest(ctx, p.node, body_nodes, strict=False) is not None:
+        return owner  # BT-7
+    if owner is not None and owner in (p.node, ctx.parent_of[p.node]):
+        return owner
+    if owner is not None:
         ctx.note(
             "BT-5", p.pointer, "collider is not a direct child of its body; read as static (OMI_collider era)"
         )

@@ -27,7 +27,7 @@ from typing import Any
 from ..model import GravityField, GravityType, Shape, WorldGravity
 from ..model.gravity import DOWN
 from ..model.shapes import Vec3
-from .base import ReadContext, WriteContext, doc_ext, index, node_ext, num, vec
+from .base import ExtIndex, ReadContext, WriteContext, index, num, vec
 from .omi_shape import add_shape
 
 EXT = "OMI_physics_gravity"
@@ -37,29 +37,22 @@ GEN = "gen1"
 _TYPES = {t.value: t for t in GravityType}
 
 
-def detect(gltf: dict[str, Any]) -> dict[str, str]:
-    used = gltf.get("extensionsUsed")
-    present = (
-        (isinstance(used, list) and EXT in used)
-        or doc_ext(gltf, EXT) is not None
-        or any(node_ext(n, EXT) is not None for n in gltf.get("nodes") or [])
-    )
-    return {EXT: GEN} if present else {}
+def detect(gltf: dict[str, Any], index: ExtIndex | None = None) -> dict[str, str]:
+    index = index or ExtIndex(gltf)
+    return {EXT: GEN} if EXT in index.used or index.present(EXT) else {}
 
 
 # ---------------------------------------------------------------------------------------------- reading
 
 
 def read(ctx: ReadContext) -> None:
-    world = doc_ext(ctx.gltf, EXT)
+    world = ctx.index.doc(EXT)
     if world is not None:
         ctx.scene.world_gravity = _read_world(ctx, world)
-    for i, node in enumerate(ctx.nodes):
-        ext = node_ext(node, EXT)
-        if ext is not None:
-            field = _read_field(ctx, i, ext)
-            if field is not None:
-                ctx.scene.gravity_fields.append(field)
+    for i, ext in ctx.index.nodes_with(EXT):
+        field = _read_field(ctx, i, ext)
+        if field is not None:
+            ctx.scene.gravity_fields.append(field)
 
 
 def _read_world(ctx: ReadContext, obj: dict[str, Any]) -> WorldGravity:
@@ -72,7 +65,8 @@ def _read_world(ctx: ReadContext, obj: dict[str, Any]) -> WorldGravity:
 
 def _read_field(ctx: ReadContext, node: int, ext: dict[str, Any]) -> GravityField | None:
     pointer = f"/nodes/{node}/extensions/{EXT}"
-    kind = _TYPES.get(ext.get("type"))  # type: ignore[arg-type]
+    raw = ext.get("type")
+    kind = _TYPES.get(raw) if isinstance(raw, str) else None
     if kind is None:
         ctx.note("GRAV-2", f"{pointer}/type", f"gravity type {ext.get('type')!r} unknown; field ignored")
         return None

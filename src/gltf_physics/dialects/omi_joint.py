@@ -16,7 +16,7 @@ import numpy as np
 
 from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
 from ..model import DriveMode, DriveType, Joint, JointDrive, JointLimit, MotionType, Pose
-from .base import ReadContext, WriteContext, doc_ext, finite_or_omit, node_ext, num
+from .base import ExtIndex, ReadContext, WriteContext, finite_or_omit, num
 
 JOINT_EXT = "OMI_physics_joint"
 BODY_EXT = "OMI_physics_body"
@@ -26,9 +26,10 @@ GEN2 = "gen2-physicsJoints"
 Owner = Callable[[int], "int | None"]  # node → its nearest motion node (itself or an ancestor)
 
 
-def detect(gltf: dict[str, Any]) -> str | None:
-    doc = doc_ext(gltf, JOINT_EXT)
-    node_exts = [e for n in gltf.get("nodes") or [] if (e := node_ext(n, JOINT_EXT)) is not None]
+def detect(gltf: dict[str, Any], index: ExtIndex | None = None) -> str | None:
+    index = index or ExtIndex(gltf)
+    doc = index.doc(JOINT_EXT)
+    node_exts = [e for _, e in index.nodes_with(JOINT_EXT)]
     if doc is None and not node_exts:
         return None
     if (doc and "constraints" in doc) or any("constraints" in e or "nodeA" in e for e in node_exts):
@@ -40,7 +41,7 @@ def detect(gltf: dict[str, Any]) -> str | None:
 
 
 def read(ctx: ReadContext, generation: str, owner: Owner) -> None:
-    doc = doc_ext(ctx.gltf, JOINT_EXT) or {}
+    doc = ctx.index.doc(JOINT_EXT) or {}
     base = f"/extensions/{JOINT_EXT}"
     make: Callable[[int, dict[str, Any], str], Joint | None]
     if generation == GEN1:
@@ -53,9 +54,8 @@ def read(ctx: ReadContext, generation: str, owner: Owner) -> None:
             _settings(ctx, s, f"{base}/physicsJoints/{i}") for i, s in enumerate(_list(doc, "physicsJoints"))
         ]
         make = lambda node, ext, ptr: _joint(ctx, node, ext, ptr, settings, owner)  # noqa: E731
-    for i, node in enumerate(ctx.nodes):
-        ext = node_ext(node, JOINT_EXT)
-        if ext is not None and (joint := make(i, ext, f"/nodes/{i}/extensions/{JOINT_EXT}")) is not None:
+    for i, ext in ctx.index.nodes_with(JOINT_EXT):
+        if (joint := make(i, ext, f"/nodes/{i}/extensions/{JOINT_EXT}")) is not None:
             ctx.scene.joints.append(joint)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..model import Seat
 from ..model.shapes import Vec3
-from .base import ReadContext, WriteContext, doc_ext, node_ext, num
+from .base import ExtIndex, ReadContext, WriteContext, num
 
 EXT = "OMI_seat"
 EXTENSIONS: tuple[str, ...] = (EXT,)
@@ -23,21 +23,13 @@ DEFAULT_ANGLE = math.pi / 2
 _POINTS = ("back", "foot", "knee")
 
 
-def detect(gltf: dict[str, Any]) -> dict[str, str]:
-    used = gltf.get("extensionsUsed")
-    present = (
-        (isinstance(used, list) and EXT in used)
-        or doc_ext(gltf, EXT) is not None
-        or any(node_ext(n, EXT) is not None for n in gltf.get("nodes") or [])
-    )
-    return {EXT: GEN} if present else {}
+def detect(gltf: dict[str, Any], index: ExtIndex | None = None) -> dict[str, str]:
+    index = index or ExtIndex(gltf)
+    return {EXT: GEN} if EXT in index.used or index.present(EXT) else {}
 
 
 def read(ctx: ReadContext) -> None:
-    for i, node in enumerate(ctx.nodes):
-        ext = node_ext(node, EXT)
-        if ext is None:
-            continue
+    for i, ext in ctx.index.nodes_with(EXT):
         pointer = f"/nodes/{i}/extensions/{EXT}"
         points = {key: _point(ext.get(key)) for key in _POINTS}
         bad = [key for key, p in points.items() if p is None]

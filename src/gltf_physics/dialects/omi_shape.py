@@ -108,8 +108,8 @@ def read_shape(ctx: ReadContext, obj: Any, pointer: str, generation: str) -> Sha
             radius_top=num(params, "radiusTop", radius),
             pointer=pointer,
         )
-    mesh_count = len(ctx.gltf.get("meshes") or [])
-    mesh = index(params, "mesh", mesh_count, ctx, pointer if params is obj else f"{pointer}/{kind}")  # D-1
+    where = pointer if params is obj else f"{pointer}/{kind}"
+    mesh = index(params, "mesh", ctx.count("meshes"), ctx, where)  # D-1
     return MeshShape(convex=kind == "convex", mesh=mesh, pointer=pointer)
 
 

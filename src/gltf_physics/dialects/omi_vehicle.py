@@ -32,10 +32,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..gltf.hierarchy import nearest_strict
 from ..model import HoverThruster, Thruster, Vehicle, Wheel
 from ..model.bodies import ZERO3
 from ..model.shapes import Vec3
-from .base import ReadContext, WriteContext, doc_ext, index, node_ext, num, vec
+from .base import ExtIndex, ReadContext, WriteContext, array, index, num, vec
 
 BODY = "OMI_vehicle_body"
 WHEEL = "OMI_vehicle_wheel"
@@ -96,50 +97,40 @@ INSTANT = -1.0  # a negative change rate: the value changes at once
 # ---------------------------------------------------------------------------------------------- detection
 
 
-def detect(gltf: dict[str, Any]) -> dict[str, str]:
-    present = [name for name in EXTENSIONS if _present(gltf, name)]
+def detect(gltf: dict[str, Any], index: ExtIndex | None = None) -> dict[str, str]:
+    index = index or ExtIndex(gltf)
+    present = [name for name in EXTENSIONS if name in index.used or index.present(name)]
     if not present:
         return {}
-    gen = generation(gltf)
+    gen = generation(gltf, index)
     return {name: gen for name in present}
 
 
-def generation(gltf: dict[str, Any]) -> str:
+def generation(gltf: dict[str, Any], index: ExtIndex | None = None) -> str:
     """``gen1-current`` only when a gen1-only key is found and no gen2-only key (see module notes)."""
+    index = index or ExtIndex(gltf)
     gen1 = gen2 = False
     for name in _KEYS:
-        for obj in _settings_objects(gltf, name):
+        for obj in _settings_objects(index, name):
             keys = obj.keys()
             gen2 = gen2 or bool(_GEN2_KEYS[name] & keys)
             gen1 = gen1 or bool(_GEN1_KEYS[name] & keys) or isinstance(obj.get("maxGimbal"), list)
     return GEN1 if gen1 and not gen2 else GEN2
 
 
-def _present(gltf: dict[str, Any], name: str) -> bool:
-    used = gltf.get("extensionsUsed")
-    if isinstance(used, list) and name in used:
-        return True
-    nodes = gltf.get("nodes") or []
-    return doc_ext(gltf, name) is not None or any(node_ext(n, name) is not None for n in nodes)
-
-
-def _settings_objects(gltf: dict[str, Any], name: str) -> list[dict[str, Any]]:
-    holder = doc_ext(gltf, name)
-    items = holder.get(_KEYS[name][0]) if holder else None
-    return [o for o in items if isinstance(o, dict)] if isinstance(items, list) else []
+def _settings_objects(index: ExtIndex, name: str) -> list[dict[str, Any]]:
+    return [o for o in array(index.doc(name), _KEYS[name][0]) if isinstance(o, dict)]
 
 
 # ---------------------------------------------------------------------------------------------- reading
 
 
 def read(ctx: ReadContext) -> None:
-    gen = generation(ctx.gltf)
+    gen = generation(ctx.gltf, ctx.index)
     carriers: set[int] = set()
-    for i, node in enumerate(ctx.nodes):
-        ext = node_ext(node, BODY)
-        if ext is not None:
-            carriers.add(i)
-            ctx.scene.vehicles.append(_read_vehicle(ctx, i, ext))
+    for i, ext in ctx.index.nodes_with(BODY):
+        carriers.add(i)
+        ctx.scene.vehicles.append(_read_vehicle(ctx, i, ext))
     ctx.scene.wheels.extend(_read_parts(ctx, WHEEL, gen, carriers, _wheel_settings, Wheel))
     ctx.scene.thrusters.extend(_read_parts(ctx, THRUSTER, gen, carriers, _thruster_settings, Thruster))
     ctx.scene.hover_thrusters.extend(_read_parts(ctx, HOVER, gen, carriers, _hover_settings, HoverThruster))
@@ -169,19 +160,16 @@ def _read_parts(
 ) -> list[Any]:
     """Wheels / thrusters / hover thrusters: document-level settings, referenced by index from nodes."""
     array_key, node_key = _KEYS[name]
-    holder = doc_ext(ctx.gltf, name) or {}
-    raw = holder.get(array_key)
-    raw = raw if isinstance(raw, list) else []
+    raw = array(ctx.index.doc(name), array_key)
     # Parse each settings object once, so its notes are not repeated per node that uses it.
     settings = [
         parse(ctx, o if isinstance(o, dict) else {}, f"/extensions/{name}/{array_key}/{k}", gen)
         for k, o in enumerate(raw)
     ]
     parts = []
-    for i, node in enumerate(ctx.nodes):
-        ext = node_ext(node, name)
-        if ext is None:
-            continue
+    nodes_with = ctx.index.nodes_with(name)
+    vehicles = ctx.nearest_table(carriers) if nodes_with and carriers else None
+    for i, ext in nodes_with:
         pointer = f"/nodes/{i}/extensions/{name}"
         if node_key not in ext:
             ctx.note("GEN-2", pointer, f"'{node_key}' index missing; node ignored")
@@ -192,7 +180,7 @@ def _read_parts(
         parts.append(
             make(
                 node=i,
-                vehicle=_vehicle_of(ctx, i, carriers),
+                vehicle=_vehicle_of(ctx, i, vehicles),
                 settings_index=k,
                 pointer=pointer,
                 **settings[k],
@@ -201,9 +189,10 @@ def _read_parts(
     return parts
 
 
-def _vehicle_of(ctx: ReadContext, node: int, carriers: set[int]) -> int | None:
-    """The nearest strict ancestor carrying OMI_vehicle_body (WHEEL-1, THR-1, HOVER-1)."""
-    return next((a for a in ctx.ancestors(node) if a in carriers), None)
+def _vehicle_of(ctx: ReadContext, node: int, vehicles: list[int | None] | None) -> int | None:
+    """The nearest strict ancestor carrying OMI_vehicle_body (WHEEL-1, THR-1, HOVER-1); ``vehicles`` is the
+    nearest-carrier table of every node (None when the file has no vehicle body)."""
+    return None if vehicles is None else nearest_strict(vehicles, ctx.parent_of, node)
 
 
 def _wheel_settings(ctx: ReadContext, obj: dict[str, Any], pointer: str, gen: str) -> dict[str, Any]:
