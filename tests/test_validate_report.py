@@ -118,7 +118,7 @@ def test_not_a_dict_document_never_raises() -> None:
 
 
 def test_reader_error_becomes_a_message_and_skips_the_semantic_pass(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fail(doc: Document) -> None:
+    def fail(doc: Document, index: object = None) -> None:  # read_scene(doc, index)
         raise GltfError("shape index 9 points nowhere", pointer="/nodes/7/extensions/X/collider/shape")
 
     monkeypatch.setattr(dialects, "read_scene", fail)

@@ -36,10 +36,13 @@ def detect_generations(doc: Document, index: ExtIndex | None = None) -> dict[str
     return found
 
 
-def read_scene(doc: Document) -> PhysicsScene:
+def read_scene(doc: Document, index: ExtIndex | None = None) -> PhysicsScene:
     """The physics of any JSON document. Raises only :class:`GltfError` (with the JSON pointer of what
-    cannot be read at all); what can be read leniently is read, with a ``ReadNote`` in ``scene.notes``."""
-    ctx = ReadContext.for_document(doc)
+    cannot be read at all); what can be read leniently is read, with a ``ReadNote`` in ``scene.notes``.
+
+    ``index``: the document's :class:`~.base.ExtIndex` when the caller (the validator) already built one.
+    """
+    ctx = ReadContext.for_document(doc, index)
     ctx.scene.generations = detect_generations(doc, ctx.index)
     for module in _READERS:
         module.read(ctx)

@@ -9,7 +9,10 @@ can be read, e.g. a shape index that points nowhere.
 
 from __future__ import annotations
 
+import gc
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +25,23 @@ from ..gltf.transforms import local_matrix
 from ..model import PhysicsScene, ReadNote, Shape
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (restored after; nesting is fine).
+
+    Reading or validating a 50,000-node document allocates a few hundred thousand small objects, and each
+    of the collector's full sweeps walks the whole parsed JSON tree (~10^6 containers): that doubled the
+    validation time. Nothing made here forms reference cycles, so reference counting frees it all as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def array(obj: Any, key: str) -> list[Any]:
     """``obj[key]`` when it is an array, else ``[]`` (a wrong type is the validator's to report)."""
     value = obj.get(key) if isinstance(obj, dict) else None
@@ -29,37 +49,48 @@ def array(obj: Any, key: str) -> list[Any]:
 
 
 class ExtIndex:
-    """One scan of a document's extensions: which nodes carry which extension object.
+    """One scan of a document's extensions: which nodes carry which extension, and the node hierarchy.
 
-    Every family's ``detect`` and ``read`` asks "which nodes carry X"; answering from one scan instead of
-    one walk over all nodes per question keeps a 50,000-node read linear with a small constant.
+    Every family's ``detect`` and ``read``, and every structural checker, asks "which nodes carry X";
+    answering from one scan instead of one walk over all nodes per question keeps validating a 50,000-node
+    document linear with a small constant. The JSON must not change while an index is in use.
     """
 
-    __slots__ = ("_doc", "_names", "_objects", "used")
+    __slots__ = ("_doc", "_gltf", "_objects", "_parent_of", "_raw", "used")
 
     def __init__(self, gltf: Any) -> None:
         gltf = gltf if isinstance(gltf, dict) else {}
-        objects: dict[str, list[tuple[int, dict[str, Any]]]] = {}
-        names: set[str] = set()
+        raw: dict[str, list[tuple[int, Any]]] = {}
         for i, node in enumerate(array(gltf, "nodes")):
             ext = node.get("extensions") if isinstance(node, dict) else None
-            if not isinstance(ext, dict) or not ext:
+            if not ext or not isinstance(ext, dict):
                 continue
-            names.update(ext)
             for name, value in ext.items():
-                if isinstance(value, dict):
-                    objects.setdefault(name, []).append((i, value))
+                found = raw.get(name)
+                if found is None:
+                    raw[name] = [(i, value)]
+                else:
+                    found.append((i, value))
         doc = gltf.get("extensions")
+        self._gltf = gltf
         self._doc: dict[str, Any] = doc if isinstance(doc, dict) else {}
-        self._objects = objects
-        self._names = names  # extension keys on any node, whatever their value
+        self._raw = raw  # node order, whatever the value
+        self._objects: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        self._parent_of: list[int | None] | None = None
         used = gltf.get("extensionsUsed")
         self.used: frozenset[str] = frozenset(u for u in used if isinstance(u, str)) if isinstance(
             used, list) else frozenset()
 
+    def raw(self, name: str) -> list[tuple[int, Any]]:
+        """(node index, ``extensions[name]``) of every node that has the key, whatever its value."""
+        return self._raw.get(name, [])
+
     def nodes_with(self, name: str) -> list[tuple[int, dict[str, Any]]]:
         """(node index, extension object) of every node whose ``extensions[name]`` is an object."""
-        return self._objects.get(name, [])
+        found = self._objects.get(name)
+        if found is None:
+            found = self._objects[name] = [(i, v) for i, v in self.raw(name) if isinstance(v, dict)]
+        return found
 
     def doc(self, name: str) -> dict[str, Any] | None:
         """The document-level ``extensions[name]`` when it is an object."""
@@ -68,11 +99,17 @@ class ExtIndex:
 
     def present(self, name: str) -> bool:
         """An object for ``name`` at document level or on a node."""
-        return self.doc(name) is not None or name in self._objects
+        return self.doc(name) is not None or bool(self.nodes_with(name))
 
     def named(self, name: str) -> bool:
         """``name`` is a key of the document's or some node's extensions (any value)."""
-        return name in self._doc or name in self._names
+        return name in self._doc or name in self._raw
+
+    @property
+    def parent_of(self) -> list[int | None]:
+        if self._parent_of is None:
+            self._parent_of = parents(self._gltf)
+        return self._parent_of
 
 
 @dataclass
@@ -85,10 +122,12 @@ class ReadContext:
     _index: ExtIndex | None = None
 
     @classmethod
-    def for_document(cls, doc: Document) -> ReadContext:
+    def for_document(cls, doc: Document, index: ExtIndex | None = None) -> ReadContext:
+        """``index``: the document's :class:`ExtIndex` when the caller already built one."""
         if not isinstance(doc.json, dict):
             raise GltfError("the glTF JSON must be an object", file=doc.name, pointer="")
-        return cls(doc=doc, scene=PhysicsScene(document=doc), parent_of=parents(doc.json))
+        index = index or ExtIndex(doc.json)
+        return cls(doc=doc, scene=PhysicsScene(document=doc), parent_of=index.parent_of, _index=index)
 
     @property
     def gltf(self) -> dict[str, Any]:

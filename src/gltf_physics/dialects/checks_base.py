@@ -1,8 +1,9 @@
 """What the structural checkers (``checks_*.py``) share: the emitter, typed JSON getters, mesh facts.
 
-A checker is ``check(gltf_json, emit)``; ``emit(code, pointer, message, severity=None)`` records one issue
-(``None`` ⇒ the severity of ``code`` in ``validate.rules.RULES``). Checkers never raise on malformed JSON:
-every getter reports what is wrong and returns ``None``, so the caller simply skips that part.
+A checker is ``check(gltf_json, emit, index=None)``, ``index`` being the document's shared
+:class:`~.base.ExtIndex` (built when not given); ``emit(code, pointer, message, severity=None)`` records one
+issue (``None`` ⇒ the severity of ``code`` in ``validate.rules.RULES``). Checkers never raise on malformed
+JSON: every getter reports what is wrong and returns ``None``, so the caller simply skips that part.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..gltf.hierarchy import parents
+from .base import ExtIndex
 
 
 class Emit(Protocol):
@@ -46,8 +47,11 @@ class Json:
 
     gltf: dict[str, Any]
     emit: Emit
-    _parent_of: list[int | None] | None = field(default=None, repr=False)
-    _by_ext: dict[str, list[tuple[int, Any]]] | None = field(default=None, repr=False)
+    ext_index: ExtIndex | None = field(default=None, repr=False)  # shared by the validator's passes
+
+    def __post_init__(self) -> None:
+        if self.ext_index is None:
+            self.ext_index = ExtIndex(self.gltf)
 
     # ---------------------------------------------------------------- document structure
     @property
@@ -61,9 +65,7 @@ class Json:
 
     @property
     def parent_of(self) -> list[int | None]:
-        if self._parent_of is None:
-            self._parent_of = parents(self.gltf)
-        return self._parent_of
+        return self.ext_index.parent_of  # type: ignore[union-attr]  # set in __post_init__
 
     def ancestors(self, node: int) -> Iterator[int]:
         """Strict ancestors, nearest first (stops on a cycle)."""
@@ -82,18 +84,12 @@ class Json:
 
     def nodes_with(self, name: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
         """(index, pointer, object) of every node carrying extension ``name``; non-objects are reported."""
-        if self._by_ext is None:  # one scan of the nodes for all extension names (linear time)
-            self._by_ext = {}
-            for i, node in enumerate(self.nodes):
-                ext = node.get("extensions") if isinstance(node, dict) else None
-                if isinstance(ext, dict):
-                    for key, value in ext.items():
-                        self._by_ext.setdefault(key, []).append((i, value))
-        for i, raw in self._by_ext.get(name, ()):
+        for i, raw in self.ext_index.raw(name):  # type: ignore[union-attr]  # one scan of the nodes, shared
             ptr = f"/nodes/{i}/extensions/{name}"
-            value = self.obj(raw, ptr)
-            if value is not None:
-                yield i, ptr, value
+            if isinstance(raw, dict):
+                yield i, ptr, raw
+            else:
+                self.obj(raw, ptr)
 
     def doc_ext(self, name: str) -> tuple[str, dict[str, Any]] | None:
         ext = self.gltf.get("extensions")
@@ -370,7 +366,7 @@ def check_extensions_used(gltf: dict[str, Any], emit: Emit) -> None:
             emit("GEN-1", ptr, f"{name} is used but not listed in extensionsUsed; add it there")
 
 
-Checker = Callable[[dict[str, Any], Emit], None]
+Checker = Callable[..., None]  # check(gltf_json, emit, index: ExtIndex | None = None)
 
 
 def node_family(gltf: dict[str, Any], node: int) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .base import ExtIndex
 from .checks_base import WARNING, Emit, Json
 from .checks_omi import _filter, compound_parts, drive_fields
 
@@ -14,8 +15,8 @@ COLLISION_TYPES = ("sphere", "box", "capsule", "cylinder", "convex", "trimesh", 
 COMBINE = ("average", "minimum", "maximum", "multiply")
 
 
-def check(gltf: dict[str, Any], emit: Emit) -> None:
-    j = Json(gltf, emit)
+def check(gltf: dict[str, Any], emit: Emit, index: ExtIndex | None = None) -> None:
+    j = Json(gltf, emit, index)
     n_shapes = _shapes(j, "KHR_implicit_shapes") + _shapes(j, "KHR_collision_shapes")
     for name in BODY_EXTS:
         counts = _doc(j, name)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .base import ExtIndex
 from .checks_base import WARNING, Emit, Json, check_extensions_used, is_int
 
 COLLIDER_TYPES = ("box", "sphere", "capsule", "cylinder", "hull", "trimesh")
@@ -19,8 +20,8 @@ COMBINE = ("average", "minimum", "maximum", "multiply")
 DYNAMIC_LEGACY = ("rigid", "vehicle", "dynamic")
 
 
-def check(gltf: dict[str, Any], emit: Emit) -> None:
-    j = Json(gltf, emit)
+def check(gltf: dict[str, Any], emit: Emit, index: ExtIndex | None = None) -> None:
+    j = Json(gltf, emit, index)
     check_extensions_used(gltf, emit)
     n_colliders = _collider_doc(j)
     _collider_nodes(j, n_colliders)

@@ -5,14 +5,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .base import ExtIndex
 from .checks_base import WARNING, Emit, Json
 
 GRAVITY_TYPES = ("directional", "point", "disc", "torus", "line", "shaped")
 PI = math.pi
 
 
-def check(gltf: dict[str, Any], emit: Emit) -> None:
-    j = Json(gltf, emit)
+def check(gltf: dict[str, Any], emit: Emit, index: ExtIndex | None = None) -> None:
+    j = Json(gltf, emit, index)
     _gravity(j)
     _seats(j)
     _vehicle_bodies(j)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..dialects import checks_khr, checks_omi, checks_omi_extras
+from ..dialects.base import ExtIndex, gc_paused
 from ..dialects.checks_base import PHYSICS_EXTENSIONS, Checker
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
@@ -25,6 +26,11 @@ class _Collector:
     def __init__(self) -> None:
         self.messages: list[Message] = []
         self._seen: set[tuple[str, str, str]] = set()
+        # code → every pointer reported under it and every "/"-prefix of those: answers "related" queries in
+        # time proportional to the pointer's depth, not to the number of messages (many notes × many
+        # messages on a big document would otherwise be quadratic).
+        self._pointers: dict[str, set[str]] = {}
+        self._prefixes: dict[str, set[str]] = {}
 
     def __call__(self, code: str, pointer: str, message: str, severity: int | None = None) -> None:
         key = (code, pointer, message)
@@ -33,15 +39,32 @@ class _Collector:
         self._seen.add(key)
         sev = severity_of(code) if severity is None else Severity(severity)
         self.messages.append(Message(code, sev, pointer, message))
+        self._pointers.setdefault(code, set()).add(pointer)
+        self._prefixes.setdefault(code, set()).update(_prefixes(pointer))
 
     def has(self, code: str, pointer: str) -> bool:
-        return any(m.code == code and m.pointer == pointer for m in self.messages)
+        return pointer in self._pointers.get(code, ())
 
     def has_error_near(self, pointer: str) -> bool:
         return any(m.severity == Severity.ERROR and _related(m.pointer, pointer) for m in self.messages)
 
     def has_related(self, code: str, pointer: str) -> bool:
-        return any(m.code == code and _related(m.pointer, pointer) for m in self.messages)
+        """A message of ``code`` at ``pointer``, inside it, or at an object containing it."""
+        exact = self._pointers.get(code)
+        if not exact:
+            return False
+        return pointer in self._prefixes[code] or any(p in exact for p in _prefixes(pointer))
+
+
+def _prefixes(pointer: str) -> list[str]:
+    """``pointer`` and every pointer containing it: "/a/b" → ["/a/b", "/a", ""]."""
+    out = [pointer]
+    cut = pointer.rfind("/")
+    while cut >= 0:
+        pointer = pointer[:cut]
+        out.append(pointer)
+        cut = pointer.rfind("/")
+    return out
 
 
 def _related(a: str, b: str) -> bool:
@@ -51,19 +74,25 @@ def _related(a: str, b: str) -> bool:
 
 def validate(document: Document, uri: str | None = None) -> Report:
     """Validate a loaded document: structural checks on the JSON, then semantic checks on the model."""
+    with gc_paused():
+        return _validate(document, uri)
+
+
+def _validate(document: Document, uri: str | None) -> Report:
     name = uri or (str(document.path) if getattr(document, "path", None) else "<memory>")
     emit = _Collector()
     gltf = getattr(document, "json", None)
     if not isinstance(gltf, dict):
         emit("GLTF-TYPE", "", "the document's JSON must be an object")
         return Report(uri=name, messages=emit.messages, info={})
+    index = ExtIndex(gltf)  # one scan of the nodes' extensions, shared by every pass
     for what, checker in STRUCTURAL:
         try:
-            checker(gltf, emit)
+            checker(gltf, emit, index)
         except Exception as exc:  # a checker bug must not hide the rest of the report
             emit("GLTF-READ", "", f"the {what} checks stopped early ({type(exc).__name__}: {exc})")
     info: dict[str, Any] = {"extensions": _extensions(gltf), "generations": {}, "counts": {}}
-    scene = _read(document, emit)
+    scene = _read(document, emit, index)
     if scene is not None:
         info["generations"] = dict(sorted(scene.generations.items()))
         info["counts"] = _counts(scene)
@@ -75,11 +104,11 @@ def validate(document: Document, uri: str | None = None) -> Report:
     return Report(uri=name, messages=emit.messages, info=info)
 
 
-def _read(document: Document, emit: _Collector) -> Any:
+def _read(document: Document, emit: _Collector, index: ExtIndex) -> Any:
     try:
         from ..dialects import read_scene
 
-        return read_scene(document)
+        return read_scene(document, index)
     except GltfError as err:
         pointer = err.pointer or ""
         if not emit.has_error_near(pointer):

@@ -46,8 +46,8 @@ def _scale(scene: PhysicsScene, gltf: dict[str, Any], emit: Emit) -> None:
     """COL-8 / SHAPE-8 (OMI: unscaled shape nodes) and KRB-12 (KHR: zero, negative, non-uniform round)."""
     shaped = [(c, c.node, c.shape) for c in scene.colliders]
     shaped += [(t, t.node, t.shape) for t in scene.triggers if t.shape is not None]
-    if not shaped:
-        return
+    if not shaped or not _any_scaled(gltf):
+        return  # no node has scale or matrix: every shape is unscaled
     linear = _ScaledLinear(gltf)
     for obj, node, shape in shaped:
         m = linear(node)
@@ -62,6 +62,12 @@ def _scale(scene: PhysicsScene, gltf: dict[str, Any], emit: Emit) -> None:
             emit(code, _ptr(obj, node), f"the shape on node {node} is scaled by {_fmt(scale)} (own or "
                                         "inherited "
                  "scale); put the size in the shape and keep shape nodes unscaled")
+
+
+def _any_scaled(gltf: dict[str, Any]) -> bool:
+    nodes = gltf.get("nodes")
+    return isinstance(nodes, list) and any(
+        isinstance(n, dict) and ("scale" in n or "matrix" in n) for n in nodes)
 
 
 class _ScaledLinear:
