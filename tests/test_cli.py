@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, all_fixture_files, fixture_path
 from typer.testing import CliRunner
 
+from conftest import ROOT, all_fixture_files, fixture_path
 from gltf_physics.cli import app
 
 
@@ -122,3 +122,53 @@ def test_convert_rejects_unknown_target(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert r.stderr.strip() == "--to must be omi or khr, not 'bullet'"
     assert not (tmp_path / "x.gltf").exists()
+
+
+EXAMPLE = ROOT / "examples" / "tumbling_boxes.gltf"
+
+
+def test_simulate_example_trace_events_and_final_pose(tmp_path: Path) -> None:
+    trace, events, out_file = tmp_path / "t.csv", tmp_path / "e.jsonl", tmp_path / "final.gltf"
+    r = run("simulate", EXAMPLE, "--duration", "3", "--trace", trace, "--events", events, "-o", out_file)
+    assert r.returncode == 0, r.stderr
+    rows = trace.read_text().splitlines()
+    assert rows[0] == "time,node,name,tx,ty,tz,qx,qy,qz,qw"
+    assert len(rows) == 1 + 181 * 4  # 4 moving bodies, t = 0 and 180 steps at 60 Hz
+    first = json.loads(events.read_text().splitlines()[0])
+    # The ball (r 0.25, from y 4) reaches the zone's top (y 0.55) after √(2·3.2/9.81) = 0.808 s; Rapier
+    # reports a sensor overlap in the step after the one that produced it, so the event is at 49/60 s.
+    assert first == {"time": 49 / 60, "event": "enter", "trigger": 8, "node": 3}
+    final = json.loads(out_file.read_text())
+    # BoxA (0.5 m cube) rests on the ground's top face at y = 0: centre at 0.25.
+    assert final["nodes"][1]["translation"][1] == pytest.approx(0.25, abs=2e-3)
+
+
+def test_simulate_bake_adds_one_clip_with_a_key_per_step(tmp_path: Path) -> None:
+    out_file = tmp_path / "baked.glb"
+    r = run("simulate", EXAMPLE, "--duration", "1", "-o", out_file, "--bake")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(_json_text(out_file))
+    (clip,) = doc["animations"]
+    assert {c["target"]["path"] for c in clip["channels"]} == {"translation", "rotation"}
+    assert len(clip["channels"]) == 8  # translation + rotation for each of 4 bodies
+    times = doc["accessors"][clip["samplers"][0]["input"]]
+    assert times["count"] == 61 and times["max"] == [pytest.approx(1.0)]
+
+
+def test_simulate_set_pointer_switches_gravity_off_for_one_body(tmp_path: Path) -> None:
+    out_file = tmp_path / "final.gltf"
+    r = run("simulate", EXAMPLE, "--duration", "1", "-o", out_file,
+            "--set", "/nodes/3/extensions/OMI_physics_body/motion/gravityFactor=0")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(out_file.read_text())["nodes"][3]["translation"] == [1.5, 4.0, 0.0]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bake"], "--bake needs -o OUT"),
+    (["--set", "gravityFactor=0"], "--set 'gravityFactor=0': expected POINTER=JSON, e.g. /nodes/3/.../gravityFactor=0.5"),
+    (["--rate", "0"], "--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1"),
+])
+def test_simulate_bad_options_exit_2(args: list[str], message: str) -> None:
+    r = run("simulate", EXAMPLE, *args)
+    assert r.returncode == 2
+    assert r.stderr.strip() == message
