@@ -165,7 +165,8 @@ def test_simulate_set_pointer_switches_gravity_off_for_one_body(tmp_path: Path) 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bake"], "--bake needs -o OUT"),
-    (["--set", "gravityFactor=0"], "--set 'gravityFactor=0': expected POINTER=JSON, e.g. /nodes/3/.../gravityFactor=0.5"),
+    (["--set", "gravityFactor=0"],
+     "--set 'gravityFactor=0': expected POINTER=JSON, e.g. /nodes/3/.../gravityFactor=0.5"),
     (["--rate", "0"], "--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1"),
 ])
 def test_simulate_bad_options_exit_2(args: list[str], message: str) -> None:
