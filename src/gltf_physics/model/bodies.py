@@ -8,7 +8,7 @@ generation's conventions (KHR 0 = infinite, OMI inertia 0 = computed; DIGEST D-5
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from .shapes import Shape, Vec3
 
@@ -18,7 +18,7 @@ IDENTITY_QUAT: Quat = (0.0, 0.0, 0.0, 1.0)
 ZERO3: Vec3 = (0.0, 0.0, 0.0)
 
 
-class MotionType(str, Enum):
+class MotionType(StrEnum):
     STATIC = "static"
     KINEMATIC = "kinematic"
     DYNAMIC = "dynamic"
@@ -54,7 +54,7 @@ class Body:
     pointer: str = field(default="", compare=False)
 
 
-class CombineMode(str, Enum):
+class CombineMode(StrEnum):
     AVERAGE = "average"
     MINIMUM = "minimum"
     MAXIMUM = "maximum"

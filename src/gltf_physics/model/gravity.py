@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from .shapes import Shape, Vec3
 
@@ -24,7 +24,7 @@ class WorldGravity:
         return (g * x / n, g * y / n, g * z / n)
 
 
-class GravityType(str, Enum):
+class GravityType(StrEnum):
     DIRECTIONAL = "directional"
     POINT = "point"
     DISC = "disc"

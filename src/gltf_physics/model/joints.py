@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from .bodies import IDENTITY_QUAT, ZERO3, Quat
 from .shapes import Vec3
@@ -41,12 +41,12 @@ class JointLimit:
     pointer: str = field(default="", compare=False)
 
 
-class DriveType(str, Enum):
+class DriveType(StrEnum):
     LINEAR = "linear"
     ANGULAR = "angular"
 
 
-class DriveMode(str, Enum):
+class DriveMode(StrEnum):
     FORCE = "force"
     ACCELERATION = "acceleration"
 
