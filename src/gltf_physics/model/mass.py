@@ -337,6 +337,7 @@ class _Hull:
         self.normals = np.zeros((64, 3))
         self.offsets = np.zeros(64)
         self.pending: list[int] = []
+        self.edges: dict[tuple[int, int], int] = {}  # directed edge → the face it belongs to
 
     def add_faces(self, faces: list[tuple[int, int, int]], candidates: np.ndarray) -> None:
         n, o = _planes(self.p, np.array(faces))
@@ -347,6 +348,8 @@ class _Hull:
             self.normals = np.vstack([self.normals, np.zeros((size - len(self.normals), 3))])
             self.offsets = np.concatenate([self.offsets, np.zeros(size - len(self.offsets))])
         self.faces += faces
+        for k, (a, b, c) in enumerate(faces):
+            self.edges[(a, b)] = self.edges[(b, c)] = self.edges[(c, a)] = first + k
         self.alive[first:first + count] = True
         self.normals[first:first + count] = n
         self.offsets[first:first + count] = o
@@ -362,14 +365,29 @@ class _Hull:
     def expand(self, f: int) -> None:
         pts = self.outside[f]
         apex = int(pts[np.argmax(self.p[pts] @ self.normals[f] - self.offsets[f])])
-        alive = np.flatnonzero(self.alive)
-        visible = alive[self.normals[alive] @ self.p[apex] - self.offsets[alive] > self.eps]
-        horizon = _horizon([list(self.faces[v]) for v in visible])
-        orphans = np.unique(np.concatenate([self.outside[v] for v in visible]))
-        self.alive[visible] = False
+        apex_p = self.p[apex]
+        visible, stack = {f}, [f]
+        while stack:  # the faces seeing the apex form a connected patch: walk it through shared edges
+            face = self.faces[stack.pop()]
+            for k in range(3):
+                n = self.edges.get((face[(k + 1) % 3], face[k]))
+                if n is not None and n not in visible and self.normals[n] @ apex_p - self.offsets[n] > self.eps:
+                    visible.add(n)
+                    stack.append(n)
+        horizon, inner = [], []
         for v in visible:
+            face = self.faces[v]
+            for k in range(3):
+                e = (face[k], face[(k + 1) % 3])
+                (inner if self.edges.get((e[1], e[0])) in visible else horizon).append(e)
+        for e in inner:
+            del self.edges[e]
+        vis = sorted(visible)
+        orphans = np.unique(np.concatenate([self.outside[v] for v in vis]))
+        self.alive[vis] = False
+        for v in vis:
             self.outside[v] = orphans[:0]
-        self.add_faces([(a, b, apex) for a, b in horizon], orphans[orphans != apex])
+        self.add_faces([(a, b, apex) for a, b in sorted(horizon)], orphans[orphans != apex])
 
 
 def _initial_tetrahedron(p: np.ndarray, eps: float) -> list[tuple[int, int, int]] | None:
