@@ -75,16 +75,28 @@ def local_poses(gltf: dict[str, Any], nodes: list[int], translations: np.ndarray
         c_inv[b] = np.linalg.inv(w_parent)
     t = np.asarray(translations, dtype=np.float64)
     q = np.asarray(rotations, dtype=np.float64)
+    # root bodies (no moving ancestor, identity parent frame) keep their world pose: no arithmetic
+    plain = (anc == count) & np.all(np.abs(c_inv - np.eye(4)) <= 1e-12, axis=(1, 2))
+    local_t, local_q = t.copy(), q.copy()
+    todo = np.flatnonzero(~plain)
+    if len(todo):
+        local_t[:, todo], local_q[:, todo] = _relative(t, q, anc[todo], c_inv[todo], todo)
+    local_q /= np.linalg.norm(local_q, axis=-1, keepdims=True)
+    return local_t, _continuous(local_q)
+
+
+def _relative(t: np.ndarray, q: np.ndarray, anc: np.ndarray, c_inv: np.ndarray,
+              todo: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """local = C⁻¹ · pose(ancestor)(t)⁻¹ · pose(body)(t) for the bodies ``todo``."""
     frames = t.shape[0]
     t_a = np.concatenate([t, np.zeros((frames, 1, 3))], axis=1)[:, anc]
     q_a = np.concatenate([q, np.tile([0.0, 0.0, 0.0, 1.0], (frames, 1, 1))], axis=1)[:, anc]
     q_a_inv = q_a * [-1.0, -1.0, -1.0, 1.0]
-    x = quat_rotate(q_a_inv, t - t_a)
+    x = quat_rotate(q_a_inv, t[:, todo] - t_a)
     local_t = np.einsum("bij,fbj->fbi", c_inv[:, :3, :3], x) + c_inv[:, :3, 3]
     q_c = np.array([decompose(m)[1] for m in c_inv])
-    local_q = quat_mul(np.broadcast_to(q_c, q.shape), quat_mul(q_a_inv, q))
-    local_q /= np.linalg.norm(local_q, axis=-1, keepdims=True)
-    return local_t, _continuous(local_q)
+    local_q = quat_mul(np.broadcast_to(q_c, (frames, *q_c.shape)), quat_mul(q_a_inv, q[:, todo]))
+    return local_t, local_q
 
 
 def quat_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
