@@ -68,7 +68,8 @@ def run_raw(steps: int, reader: str) -> tuple[float, float]:
     t0 = time.perf_counter()
     world = rp.PhysicsWorld(gravity=(0.0, -9.81, 0.0))
     world.integration_parameters.dt = 1.0 / RATE
-    world.add_body(rp.RigidBody.fixed(), [rp.Collider.cuboid(50.0, 0.5, 50.0).friction(0.6)])
+    world.add_body(rp.RigidBody.fixed().translation((0.0, -0.5, 0.0)),
+                   [rp.Collider.cuboid(50.0, 0.5, 50.0).friction(0.6)])
     handles = [world.add_body(rp.RigidBody.dynamic().translation(p),
                               [rp.Collider.cuboid(0.5, 0.5, 0.5).density(1000.0).friction(0.6)])
                for p in box_positions()]

@@ -126,7 +126,22 @@ def test_fast_pose_reader_matches_the_slow_one():
     w = ball()
     w.engine.world.rigid_bodies[w.engine.handle_of[0]].rotation = (0.0, 0.6, 0.0, 0.8)
     assert w.engine._fast_poses
-    fast = w.engine.read_poses().copy()
+    fast = w.engine._read(w.engine._pose_handles).copy()
     w.engine._fast_poses = False
-    assert np.array_equal(fast, w.engine.read_poses())
+    assert np.array_equal(fast, w.engine._read(w.engine._pose_handles))
     assert fast[0].tolist() == pytest.approx([0, 0.6, 0, 0.8, 0, 10, 0])
+
+
+def test_sleeping_bodies_keep_their_exact_pose_in_the_recording():
+    # only awake bodies are read each step; a full read every step must record the same bytes
+    nodes = [{"translation": [0, -0.5, 0]}] + [{"translation": [0.1 * i, 0.6 + 1.1 * i, 0]} for i in range(4)]
+    cols = [Collider(0, Box((20, 1, 20)))] + [Collider(i, Box(), body=i) for i in range(1, 5)]
+    worlds = [World(make(nodes, [Body(i, Motion()) for i in range(1, 5)], cols), record=True) for _ in range(2)]
+
+    def full_read(world: World) -> None:
+        world.engine._stale = True
+
+    worlds[0].run(4.0)
+    worlds[1].run(4.0, full_read)
+    assert worlds[0].engine.world.active_bodies() == []  # everything fell asleep: the shortcut was used
+    assert worlds[0].recording.poses.tobytes() == worlds[1].recording.poses.tobytes()

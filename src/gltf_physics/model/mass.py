@@ -466,19 +466,27 @@ def body_frame(world: np.ndarray) -> np.ndarray:
 
 def body_placements(scene: PhysicsScene, node: int, world: list[np.ndarray],
                     mesh_source: MeshSource | None = None,
-                    colliders: list[int] | None = None,
-                    frame: np.ndarray | None = None) -> list[tuple[int, PlacedShape]]:
+                    colliders: list[int] | None = None, frame: np.ndarray | None = None,
+                    cache: dict | None = None) -> list[tuple[int, PlacedShape]]:
     """(collider index, placed shape) of every solid collider of the body on ``node``, in its body frame.
 
     ``colliders``: the indices of that body's colliders when the caller has them (see
-    :func:`colliders_by_body`), else the scene is searched; ``frame``: the body frame, if already known.
+    :func:`colliders_by_body`), else the scene is searched; ``frame``: the body frame, if already known;
+    ``cache``: a dict shared across calls so equal shapes at equal relative transforms are placed once.
     """
     inv = rigid_inverse(body_frame(world[node]) if frame is None else frame)
     if colliders is None:
         colliders = [k for k, col in enumerate(scene.colliders) if col.body == node]
     out = []
     for k in colliders:
-        placed = place_shape(scene.colliders[k].shape, inv @ world[scene.colliders[k].node], mesh_source)
+        shape, rel = scene.colliders[k].shape, inv @ world[scene.colliders[k].node]
+        if cache is None:
+            placed = place_shape(shape, rel, mesh_source)
+        else:
+            key = (shape, np.round(rel, 12).tobytes())
+            if key not in cache:
+                cache[key] = place_shape(shape, rel, mesh_source)
+            placed = cache[key]
         if placed is not None:
             out.append((k, placed))
     return out

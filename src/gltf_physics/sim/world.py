@@ -84,7 +84,7 @@ class World:
 
     def poses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(nodes (B,), translations (B,3), rotations (B,4) xyzw) of every dynamic and kinematic body."""
-        p = self.engine.read_poses().astype(np.float64)
+        p = self.engine.read_poses().astype(np.float64)  # a copy
         return self.nodes.copy(), p[:, 4:], p[:, :4]
 
     def events(self) -> list[dict[str, Any]]:

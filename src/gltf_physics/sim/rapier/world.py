@@ -94,7 +94,10 @@ class RapierWorld:
         self.triggers = TriggerTracker()
         self._build(density)
         self._pose_handles = [self.handle_of[n] for n in self.moving_nodes]
+        self._row_of = {h: i for i, h in enumerate(self._pose_handles)}
         self._fast_poses = self._check_pose_bytes()
+        self._last = np.zeros((len(self._pose_handles), 7), dtype=np.float32)
+        self._stale = True  # the next read reads every body
         self.joints = build_joints(self, scene) if build_joints is not None else None
 
     # -- the joint interface -------------------------------------------------------------------------
@@ -123,10 +126,12 @@ class RapierWorld:
     def _build(self, density: float) -> None:
         solids: list[tuple[int, PlacedShape, rp.RigidBodyHandle | None]] = []
         by_body = colliders_by_body(self.scene)
+        self._placed_cache: dict = {}  # equal shapes at equal relative poses are placed (and weighed) once
+        self._part_cache: dict[int, Any] = {}
         for body in sorted(self.scene.bodies, key=lambda b: b.node):
             frame = body_frame(self._world_m[body.node])
             placed = body_placements(self.scene, body.node, self._world_m, self._mesh_source,
-                                     by_body.get(body.node, []), frame)
+                                     by_body.get(body.node, []), frame, self._placed_cache)
             handle = self._add_body(body, frame, placed, density)
             solids.extend((k, p, handle) for k, p in placed)
         for k, col in enumerate(self.scene.colliders):
@@ -164,7 +169,12 @@ class RapierWorld:
         return handle
 
     def _mass(self, body: Body, placed: list[tuple[int, PlacedShape]], density: float) -> MassProperties:
-        v, com, inertia = combine_parts(placed_mass(p) for _, p in placed)
+        parts = []
+        for _, p in placed:
+            if id(p) not in self._part_cache:
+                self._part_cache[id(p)] = placed_mass(p)
+            parts.append(self._part_cache[id(p)])
+        v, com, inertia = combine_parts(parts)
         mp = apply_overrides(body, (v * density, com, inertia * density), self._world_m[body.node])
         self.mass_of[body.node] = mp
         return mp
@@ -274,13 +284,28 @@ class RapierWorld:
 
     # -- poses ---------------------------------------------------------------------------------------
     def read_poses(self) -> np.ndarray:
-        """(B, 7) float32 [qx, qy, qz, qw, tx, ty, tz] of the moving bodies, in ``moving_nodes`` order."""
+        """(B, 7) float32 [qx, qy, qz, qw, tx, ty, tz] of the moving bodies, in ``moving_nodes`` order.
+
+        Only bodies Rapier reports active (awake dynamic, and every kinematic body) are read: a sleeping
+        body does not move, so its last pose stands. The array is reused: copy it to keep it.
+        """
+        if self._stale:
+            self._last[:] = self._read(self._pose_handles)
+            self._stale = False
+            return self._last
+        active = [h for h in self.world.active_bodies() if h in self._row_of]
+        if active:
+            rows = [self._row_of[h] for h in active]
+            self._last[rows] = self._read(active)
+        return self._last
+
+    def _read(self, handles: list[rp.RigidBodyHandle]) -> np.ndarray:
         bodies = self.world.rigid_bodies
         if self._fast_poses:
-            blob = b"".join([bodies[h].position.to_bytes() for h in self._pose_handles])
+            blob = b"".join([bodies[h].position.to_bytes() for h in handles])
             return np.frombuffer(blob, dtype="<f4").reshape(-1, 9)[:, 2:]
-        out = np.empty((len(self._pose_handles), 7), dtype=np.float32)
-        for i, h in enumerate(self._pose_handles):
+        out = np.empty((len(handles), 7), dtype=np.float32)
+        for i, h in enumerate(handles):
             b = bodies[h]
             out[i, :4] = b.rotation.to_tuple()
             out[i, 4:] = b.translation.to_tuple()
@@ -320,6 +345,7 @@ class RapierWorld:
         else:
             raise SimulationError(f"motion field {field!r} is not settable", node=node)
         b.wake_up(True)
+        self._stale = True
 
     def _set_mass(self, node: int, b: rp.RigidBody, mass: float) -> None:
         old = self.mass_of.get(node)
@@ -348,6 +374,7 @@ class RapierWorld:
         self.substep_count = count
         self.triggers.restore(trig_state)
         self.mass_of = dict(masses)
+        self._stale = True
 
 
 def _rapier_mass(mp: MassProperties) -> rp.MassProperties:
