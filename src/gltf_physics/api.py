@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from pathlib import Path
 from typing import Literal
 
 from .dialects import read_scene, write_scene
 from .gltf.document import Document
+from .gltf.files import Output, write_all
 from .gltf.io import load as _load
 from .gltf.io import save as _save
 from .model import PhysicsScene
 
-__all__ = ["Document", "PhysicsScene", "convert", "load", "read_scene", "save"]
+__all__ = ["Document", "PhysicsScene", "convert", "load", "read_scene", "save", "write_loss_report"]
 
 
 def load(path: str | Path) -> Document:
@@ -26,7 +28,21 @@ def save(doc: Document, path: str | Path) -> None:
 
 
 def convert(doc: Document, to: Literal["omi", "khr"]) -> tuple[Document, list[dict[str, str]]]:
-    """The document with its physics rewritten in the newest OMI or KHR form, and the list of losses."""
+    """The document with its physics rewritten in the newest OMI or KHR form, and the list of losses.
+
+    The losses start with what the reader accepted leniently (invalid or ambiguous input it had to settle,
+    e.g. a motion without a type read as dynamic): the output commits to that reading. Each entry is
+    ``{"code", "pointer", "message"}`` with ``code`` a DIGEST rule id and ``pointer`` into the input.
+    """
     scene = read_scene(doc)
     out, losses = write_scene(scene, doc, to)
-    return out, [asdict(loss) for loss in losses]
+    settled = [{"code": n.code, "pointer": n.pointer, "message": f"read leniently: {n.message}"}
+               for n in scene.notes]
+    return out, settled + [asdict(loss) for loss in losses]
+
+
+def write_loss_report(path: str | Path, source: str | Path, target: str | None,
+                      losses: list[dict[str, str]]) -> None:
+    """The conversion loss report as JSON ``{"source", "target", "losses"}``, written atomically."""
+    text = json.dumps({"source": str(source), "target": target, "losses": losses}, indent=2) + "\n"
+    write_all([Output(Path(path), [text.encode("utf-8")])])

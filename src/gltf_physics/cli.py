@@ -101,7 +101,7 @@ def convert(
 ) -> None:
     """Re-save IN as OUT (.gltf or .glb by extension), or convert its physics to the newest OMI or KHR form."""
     from .api import convert as convert_doc
-    from .api import load, save
+    from .api import load, save, write_loss_report
 
     if dst.suffix.lower() not in (".gltf", ".glb"):
         raise UsageError(f"{dst}: OUT must end in .gltf or .glb")
@@ -113,7 +113,7 @@ def convert(
         doc, losses = convert_doc(doc, to=to)
     save(doc, dst)
     if report is not None:
-        report.write_text(json.dumps({"source": str(src), "target": to, "losses": losses}, indent=2) + "\n")
+        write_loss_report(report, source=src, target=to, losses=losses)
 
 
 @app.command()

@@ -60,7 +60,22 @@ def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"
     omi_vehicle.write(ctx)
     omi_gravity.write(ctx)
     omi_seat.write(ctx)
+    _drop_emptied(out, doc.json)
     return Document(json=out, buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb), ctx.losses
+
+
+def _drop_emptied(out: dict, original: dict) -> None:
+    """Containers the strip emptied and no writer refilled go, so that nothing non-physics changes: a node
+    left with ``extensions: {}`` (or a document with ``extensionsUsed: []``) that had content before."""
+    pairs = [(out, original)]
+    pairs += zip(out.get("nodes") or [], original.get("nodes") or [], strict=False)
+    for holder, before in pairs:
+        was_empty = isinstance(before, dict) and before.get("extensions") == {}
+        if isinstance(holder, dict) and holder.get("extensions") == {} and not was_empty:
+            del holder["extensions"]
+    for key in ("extensionsUsed", "extensionsRequired"):
+        if out.get(key) == [] and original.get(key) != []:
+            del out[key]
 
 
 def _strip(gltf: dict, names: tuple[str, ...]) -> None:
