@@ -196,6 +196,15 @@ def doc_ext(gltf: dict[str, Any], name: str) -> dict[str, Any] | None:
     return node_ext(gltf, name)
 
 
+def to_float(v: int | float) -> float:
+    """A JSON number as a float; an integer too large for a double is ±∞ (its nearest double-range value),
+    where ``float()`` would raise OverflowError."""
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
 def num(obj: dict[str, Any], key: str, default: float) -> float:
     """A finite-or-infinite number, the default when absent or not a number (the validator reports it)."""
     v = obj.get(key, default)
@@ -203,7 +212,7 @@ def num(obj: dict[str, Any], key: str, default: float) -> float:
         if v == "Infinity":  # the OMI joint seed schema spells +∞ as a string
             return math.inf
         return default
-    return float(v)
+    return to_float(v)
 
 
 def vec(obj: dict[str, Any], key: str, default: tuple[float, ...]) -> tuple[float, ...]:
@@ -211,7 +220,7 @@ def vec(obj: dict[str, Any], key: str, default: tuple[float, ...]) -> tuple[floa
     if isinstance(v, list) and len(v) == len(default) and all(
         isinstance(c, (int, float)) and not isinstance(c, bool) for c in v
     ):
-        return tuple(float(c) for c in v)
+        return tuple(to_float(c) for c in v)
     return default
 
 

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from ..model import DriveMode, DriveType, JointDrive, JointLimit
-from .base import ReadContext, finite_or_omit, num
+from .base import ReadContext, finite_or_omit, num, to_float
 
 JointSettings = tuple[tuple[JointLimit, ...], tuple[JointDrive, ...]]
 
@@ -91,7 +91,7 @@ def _target(obj: dict[str, Any], key: str) -> float | None:
     v = obj.get(key)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    return float(v)
+    return to_float(v)
 
 
 # ---------------------------------------------------------------- writing (newest form)

@@ -32,7 +32,7 @@ from ..model import (
     Trigger,
 )
 from . import khr_joints
-from .base import ExtIndex, ReadContext, WriteContext, array, index, num, vec
+from .base import ExtIndex, ReadContext, WriteContext, array, index, num, to_float, vec
 from .khr_shapes import BODIES_EXT, COLLISION_SHAPES, IMPLICIT_SHAPES, read_shapes
 from .khr_write import write_khr
 
@@ -297,13 +297,13 @@ def _optional_vec(obj: dict[str, Any], key: str, n: int) -> tuple[float, ...] | 
     """Absent (or malformed) ⇒ None = "the engine computes it" (gen1 from the seed on, §6.2)."""
     v = obj.get(key)
     if isinstance(v, list) and len(v) == n and all(_is_number(c) for c in v):
-        return tuple(float(c) for c in v)
+        return tuple(to_float(c) for c in v)
     return None
 
 
 def _optional_num(obj: dict[str, Any], key: str) -> float | None:
     v = obj.get(key)
-    return float(v) if _is_number(v) else None
+    return to_float(v) if _is_number(v) else None
 
 
 def _is_number(v: Any) -> bool:

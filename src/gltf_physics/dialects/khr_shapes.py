@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Box, Capsule, Cylinder, MeshShape, Plane, Shape, Sphere
-from .base import ReadContext, array, index, node_ext, num, vec
+from .base import ReadContext, array, index, node_ext, num, to_float, vec
 
 COLLISION_SHAPES = "KHR_collision_shapes"
 IMPLICIT_SHAPES = "KHR_implicit_shapes"
@@ -78,7 +78,7 @@ def _optional(obj: dict[str, Any], key: str) -> float | None:
     v = obj.get(key)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
-    return float(v)
+    return to_float(v)
 
 
 def _gen1_mesh(ctx: ReadContext, obj: dict[str, Any], kind: str, pointer: str) -> Shape | None:
@@ -103,7 +103,7 @@ def _gen2_mesh(ctx: ReadContext, obj: dict[str, Any], pointer: str) -> Shape | N
         isinstance(w, (int, float)) and not isinstance(w, bool) for w in weights)
     hull = (node_ext(obj, BODIES_EXT) or {}).get("convexHull") is True  # shape-level extension, gen2
     return MeshShape(convex=hull, mesh=mesh, skin=skin,
-                     weights=tuple(float(w) for w in weights) if ok else None,  # type: ignore[union-attr]
+                     weights=tuple(to_float(w) for w in weights) if ok else None,  # type: ignore[union-attr]
                      use_node_weights=p.get("useNodeWeights") is True, pointer=pointer)
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from ..model import GravityField, GravityType, Shape, WorldGravity
 from ..model.gravity import DOWN
 from ..model.shapes import Vec3
-from .base import ExtIndex, ReadContext, WriteContext, index, num, vec
+from .base import ExtIndex, ReadContext, WriteContext, index, num, to_float, vec
 from .omi_shape import add_shape
 
 EXT = "OMI_physics_gravity"
@@ -85,7 +85,7 @@ def _read_field(ctx: ReadContext, node: int, ext: dict[str, Any]) -> GravityFiel
     return GravityField(
         node=node,
         type=kind,
-        gravity=float(ext["gravity"]),
+        gravity=to_float(ext["gravity"]),
         priority=_priority(ctx, ext, pointer),
         replace=_flag(ext, "replace"),
         stop=_flag(ext, "stop"),
@@ -117,7 +117,7 @@ def _circle(ctx: ReadContext, sub: dict[str, Any], pointer: str) -> dict[str, An
 
 def _line(ctx: ReadContext, sub: dict[str, Any], pointer: str) -> dict[str, Any]:
     flat = sub.get("points")
-    numbers = [float(v) for v in flat if _is_number(v)] if isinstance(flat, list) else []
+    numbers = [to_float(v) for v in flat if _is_number(v)] if isinstance(flat, list) else []
     if not isinstance(flat, list) or len(numbers) != len(flat) or len(numbers) % 3 or len(numbers) < 6:
         ctx.note(
             "GRAV-4",

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
 from ..model import DriveMode, DriveType, Joint, JointDrive, JointLimit, MotionType, Pose
-from .base import ExtIndex, ReadContext, WriteContext, finite_or_omit, num
+from .base import ExtIndex, ReadContext, WriteContext, finite_or_omit, num, to_float
 
 JOINT_EXT = "OMI_physics_joint"
 BODY_EXT = "OMI_physics_body"
@@ -229,7 +229,7 @@ def _drive(ctx: ReadContext, obj: Any, pointer: str) -> JointDrive | None:
 
 def _optional(obj: dict[str, Any], key: str) -> float | None:
     v = obj.get(key)
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    return to_float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
 def _joint(

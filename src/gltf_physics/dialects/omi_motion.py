@@ -14,7 +14,7 @@ import numpy as np
 
 from ..gltf.transforms import matrix_to_quat
 from ..model import IDENTITY_QUAT, ZERO3, Motion, MotionType, Quat, Vec3
-from .base import ReadContext, num, vec
+from .base import ReadContext, num, to_float, vec
 
 # gen1 `type` strings → motion (BT-4, DIGEST §10.1): character ⇒ kinematic, rigid/vehicle ⇒ dynamic.
 LEGACY_TYPES = {
@@ -35,7 +35,7 @@ def legacy_motion(ctx: ReadContext, ext: dict[str, Any], pointer: str) -> Motion
     if tensor is not None:
         decomposed = inertia_from_tensor(tensor)
         if decomposed is None and not _all_zero(tensor):
-            ctx.note("BT-2", f"{pointer}/inertiaTensor", "inertiaTensor is not 9 numbers; ignored")
+            ctx.note("BT-2", f"{pointer}/inertiaTensor", "inertiaTensor is not 9 finite numbers; ignored")
         elif decomposed is not None:
             if not _symmetric(tensor):
                 ctx.note("BT-2", f"{pointer}/inertiaTensor", "inertiaTensor is not symmetric; symmetrized")
@@ -90,7 +90,7 @@ def _all_zero(tensor: Any) -> bool:
 
 
 def _symmetric(tensor: list[float]) -> bool:
-    m = np.asarray(tensor, dtype=float).reshape(3, 3)
+    m = np.asarray([to_float(v) for v in tensor]).reshape(3, 3)
     return bool(np.allclose(m, m.T))
 
 
@@ -104,8 +104,8 @@ def inertia_from_tensor(tensor: Any) -> tuple[Vec3, Quat] | None:
         return None
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in tensor):
         return None
-    m = np.asarray(tensor, dtype=float).reshape(3, 3)
-    if not np.any(m):
+    m = np.asarray([to_float(v) for v in tensor]).reshape(3, 3)
+    if not np.any(m) or not np.isfinite(m).all():  # NaN/∞ has no eigen-decomposition (LinAlgError)
         return None
     values, vectors = np.linalg.eigh((m + m.T) / 2.0)  # asymmetric input ⇒ symmetrized (BT-2)
     order = max(

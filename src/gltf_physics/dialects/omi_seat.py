@@ -14,7 +14,7 @@ from typing import Any
 
 from ..model import Seat
 from ..model.shapes import Vec3
-from .base import ExtIndex, ReadContext, WriteContext, num
+from .base import ExtIndex, ReadContext, WriteContext, num, to_float
 
 EXT = "OMI_seat"
 EXTENSIONS: tuple[str, ...] = (EXT,)
@@ -50,7 +50,7 @@ def _point(value: Any) -> Vec3 | None:
         return None
     if not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in value):
         return None
-    return (float(value[0]), float(value[1]), float(value[2]))
+    return (to_float(value[0]), to_float(value[1]), to_float(value[2]))
 
 
 def write(ctx: WriteContext) -> None:

@@ -36,7 +36,7 @@ from ..gltf.hierarchy import nearest_strict
 from ..model import HoverThruster, Thruster, Vehicle, Wheel
 from ..model.bodies import ZERO3
 from ..model.shapes import Vec3
-from .base import ExtIndex, ReadContext, WriteContext, array, index, num, vec
+from .base import ExtIndex, ReadContext, WriteContext, array, index, num, to_float, vec
 
 BODY = "OMI_vehicle_body"
 WHEEL = "OMI_vehicle_wheel"
@@ -255,7 +255,7 @@ def _max_gimbal(ctx: ReadContext, obj: dict[str, Any], pointer: str) -> float:
     value = obj.get("maxGimbal")
     if not isinstance(value, list):
         return num(obj, "maxGimbal", 0.0)
-    items = [float(v) for v in value if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    items = [to_float(v) for v in value if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if not items or len(items) != len(value) or len(items) > 2:
         return 0.0
     if len(set(items)) > 1:
