@@ -87,7 +87,7 @@ def _vec(value: Any, default: tuple[float, ...]) -> tuple[float, ...]:
     if isinstance(value, list) and len(value) == len(default):
         try:
             return tuple(float(v) for v in value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return default
     return default
 
@@ -98,7 +98,7 @@ def local_matrix(node: dict[str, Any]) -> np.ndarray:
     if isinstance(matrix, list) and len(matrix) == 16:
         try:
             return np.array(matrix, dtype=float).reshape(4, 4).T
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an integer beyond double range
             pass
     t = _vec(node.get("translation"), (0.0, 0.0, 0.0))
     r = _vec(node.get("rotation"), (0.0, 0.0, 0.0, 1.0))
