@@ -6,21 +6,34 @@ import math
 from collections import Counter
 from typing import Any
 
+import numpy as np
+
 from .gltf.document import Document
+from .gltf.transforms import world_matrices
 from .model import PhysicsScene, shape_kind
-from .model.mass import body_mass_properties
+from .model.mass import (
+    apply_overrides,
+    body_placements,
+    colliders_by_body,
+    combine_parts,
+    document_mesh_source,
+    placed_mass,
+)
+
+DENSITY = 1000.0  # kg/m³, body_mass_properties' default: what `info` has always reported
 
 
 def summarize(doc: Document, scene: PhysicsScene) -> dict[str, Any]:
     """A JSON-ready summary; counts are plain integers, infinities are the string "inf"."""
     shapes = Counter(shape_kind(c.shape) for c in scene.colliders)
     shapes.update(shape_kind(t.shape) for t in scene.triggers if t.shape is not None)
+    used, nodes = _array(doc.json, "extensionsUsed"), _array(doc.json, "nodes")
     return {
         "file": doc.name,
-        "extensionsUsed": list(doc.json.get("extensionsUsed") or []),
+        "extensionsUsed": [e for e in used if isinstance(e, str)],
         "generations": dict(scene.generations),
         "counts": {
-            "nodes": len(doc.json.get("nodes") or []),
+            "nodes": len(nodes),
             "bodies": dict(Counter(b.motion.type.value for b in scene.bodies)),
             "shapes": dict(shapes),
             "colliders": len(scene.colliders),
@@ -38,23 +51,45 @@ def summarize(doc: Document, scene: PhysicsScene) -> dict[str, Any]:
             "seats": len(scene.seats),
         },
         "worldGravity": None if scene.world_gravity is None else list(scene.world_gravity.vector),
-        "bodies": [_body_row(doc, scene, b) for b in scene.bodies],
+        "bodies": _body_rows(doc, scene),
     }
 
 
-def _body_row(doc: Document, scene: PhysicsScene, body: Any) -> dict[str, Any]:
-    nodes = doc.json.get("nodes") or []
-    name = nodes[body.node].get("name") if isinstance(nodes[body.node], dict) else None
-    mp = body_mass_properties(scene, body)
-    return {
-        "node": body.node,
-        "name": name,
-        "motion": body.motion.type.value,
-        "mass": _num(mp.mass),
-        "centerOfMass": [_num(v) for v in mp.center_of_mass],
-        "inertiaDiagonal": [_num(v) for v in mp.inertia_diagonal],
-        "inertiaOrientation": [_num(v) for v in mp.inertia_orientation],
-    }
+def _array(gltf: Any, key: str) -> list[Any]:
+    """A top-level array; anything else (malformed input) counts as empty."""
+    value = gltf.get(key) if isinstance(gltf, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def _body_rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
+    """One row per body. World matrices, meshes and collider lists are gathered once for all bodies: per
+    body they made `info` quadratic (minutes at a few thousand nodes)."""
+    if not scene.bodies:
+        return []
+    world = world_matrices(doc.json)
+    mesh_source = document_mesh_source(doc)
+    by_body = colliders_by_body(scene)
+    nodes = _array(doc.json, "nodes")
+    rows = []
+    for body in scene.bodies:
+        name = nodes[body.node].get("name") if isinstance(nodes[body.node], dict) else None
+        row: dict[str, Any] = {"node": body.node, "name": name if isinstance(name, str) else None,
+                               "motion": body.motion.type.value}
+        try:
+            own = by_body.get(body.node, [])
+            placed = body_placements(scene, body.node, world, mesh_source, colliders=own)
+            v, com, inertia = combine_parts(placed_mass(p) for _, p in placed)
+            mp = apply_overrides(body, (v * DENSITY, com, inertia * DENSITY), world[body.node])
+        except (ArithmeticError, ValueError, np.linalg.LinAlgError) as exc:
+            # Non-finite or out-of-range sizes/overrides (reported by `validate`): say so, keep the rest.
+            row.update(mass="nan", centerOfMass=["nan"] * 3, inertiaDiagonal=["nan"] * 3,
+                       inertiaOrientation=["nan"] * 4, error=f"mass properties cannot be computed: {exc}")
+        else:
+            row.update(mass=_num(mp.mass), centerOfMass=[_num(v) for v in mp.center_of_mass],
+                       inertiaDiagonal=[_num(v) for v in mp.inertia_diagonal],
+                       inertiaOrientation=[_num(v) for v in mp.inertia_orientation])
+        rows.append(row)
+    return rows
 
 
 def _num(v: float) -> float | str:
