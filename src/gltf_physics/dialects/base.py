@@ -112,6 +112,9 @@ class ExtIndex:
         return self._parent_of
 
 
+_TOP_LEVEL_ARRAYS = ("nodes", "meshes", "skins", "extensionsUsed")
+
+
 @dataclass
 class ReadContext:
     doc: Document
@@ -127,7 +130,17 @@ class ReadContext:
         if not isinstance(doc.json, dict):
             raise GltfError("the glTF JSON must be an object", file=doc.name, pointer="")
         index = index or ExtIndex(doc.json)
-        return cls(doc=doc, scene=PhysicsScene(document=doc), parent_of=index.parent_of, _index=index)
+        ctx = cls(doc=doc, scene=PhysicsScene(document=doc), parent_of=index.parent_of, _index=index)
+        ctx._note_top_level()
+        return ctx
+
+    def _note_top_level(self) -> None:
+        """Top-level values of the wrong type are read as empty, with a note (the readers never index them)."""
+        for key in _TOP_LEVEL_ARRAYS:
+            if key in self.doc.json and not isinstance(self.doc.json[key], list):
+                self.note("GLTF-TYPE", f"/{key}", f"'{key}' is not an array; read as empty")
+        if "extensions" in self.doc.json and not isinstance(self.doc.json["extensions"], dict):
+            self.note("GLTF-TYPE", "/extensions", "'extensions' is not an object; read as empty")
 
     @property
     def gltf(self) -> dict[str, Any]:

@@ -41,6 +41,15 @@ def is_num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def is_finite(v: int | float) -> bool:
+    """A number a double holds: not NaN/±∞, and not an integer literal too large for a double (JSON allows
+    those; ``math.isfinite`` raises OverflowError on them)."""
+    try:
+        return math.isfinite(v)
+    except OverflowError:
+        return False
+
+
 @dataclass
 class Json:
     """Typed getters over one document that report problems through ``emit``."""
@@ -125,8 +134,9 @@ class Json:
         if not is_num(v):
             self.emit("GLTF-TYPE", ptr, f"expected a number, found {_kind(v)}")
             return None
-        if not math.isfinite(v):
-            self.emit("GLTF-NUMBER", ptr, f"{v} is not a finite number; JSON cannot carry it, write a number")
+        if not is_finite(v):
+            what = f"{v}" if isinstance(v, float) else "an integer beyond the range of a double"
+            self.emit("GLTF-NUMBER", ptr, f"{what} is not a finite number; JSON cannot carry it, write a number")
             return None
         return float(v)
 

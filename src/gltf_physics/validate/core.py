@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..dialects.base import ExtIndex
-from ..dialects.checks_base import Emit, is_num
+from ..dialects.checks_base import Emit, is_finite, is_num
 
 _TRS = {"translation": 3, "rotation": 4, "scale": 3, "matrix": 16}
 
@@ -36,7 +35,7 @@ def _transform(node: dict[str, Any], i: int, emit: Emit) -> None:
         v = node[key]
         if not isinstance(v, list) or len(v) != n or not all(is_num(c) for c in v):
             emit("GLTF-TYPE", f"/nodes/{i}/{key}", f"'{key}' must be an array of {n} numbers")
-        elif not all(math.isfinite(c) for c in v):
+        elif not all(is_finite(c) for c in v):
             emit("GLTF-NUMBER", f"/nodes/{i}/{key}", f"'{key}' holds NaN or an infinite number; write finite "
                                                      "numbers")
 
