@@ -63,7 +63,7 @@ def test_geometry_node_becomes_mesh_only_for_a_lone_undeformed_mesh() -> None:
     ], meshes=[{}, {}], skins=[{"joints": [4]}])
     out, losses = convert(doc)
     assert ext(out, 0)["collider"] == {"geometry": {"mesh": 0, "convexHull": True}}
-    assert ext(out, 2)["collider"] == {"geometry": {"node": 3, "convexHull": False}}
+    assert ext(out, 2)["collider"] == {"geometry": {"node": 3}}  # convexHull false is the default (KRB-3)
     assert ext(out, 5)["trigger"] == {"geometry": {"node": 6, "convexHull": True}}
     assert [(loss.code, loss.pointer) for loss in losses] == [
         ("KRB-2", "/nodes/2/extensions/KHR_physics_rigid_bodies/collider/geometry"),
@@ -86,7 +86,7 @@ def test_equal_shapes_share_one_entry_and_materials_write_set_modes_only() -> No
         {"geometry": {"shape": 1}, "physicsMaterial": 0}]
     assert out["extensions"][KRB] == {"physicsMaterials": [
         {"staticFriction": 0.5, "dynamicFriction": 0.4, "restitution": 0.1, "frictionCombine": "maximum"},
-        {"staticFriction": 0.6, "dynamicFriction": 0.6, "restitution": 0.0}]}  # D-12: absent stays absent
+        {}]}  # schema defaults 0.6/0.6/0.0 omitted; D-12: an absent mode stays absent
     assert losses == []
 
 

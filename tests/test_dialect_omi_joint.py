@@ -248,7 +248,9 @@ def test_joint_under_static_body_is_swapped_to_the_dynamic_side() -> None:
     out, losses = write(read(doc), doc.json)
     assert out["nodes"][5]["extensions"]["OMI_physics_joint"] == {"joint": 0, "connectedNode": 4}
     assert "OMI_physics_joint" not in out["nodes"][4].get("extensions", {})
-    assert losses == []  # symmetric 0/0 ranges swap exactly
+    # Symmetric 0/0 ranges swap exactly; the fix-up of the invalid source (JOINT-2) is still reported.
+    assert [(x.code, x.pointer) for x in losses] == [
+        ("JOINT-2", f"/nodes/{n}/extensions/OMI_physics_joint") for n in (4, 10, 16)]
     (again,) = [j for j in read(Document(json=out)).joints if j.node == 5]
     assert (again.body_a, again.body_b) == (6, 1)
 
@@ -337,7 +339,7 @@ def test_joint_without_dynamic_side_and_world_frame() -> None:
     assert out["nodes"][2] == {
         "name": "JointAttachment",
         "translation": [3.0, 2.0, 0.0],
-        "extensions": {"OMI_physics_body": {"motion": {"type": "static", "mass": 1.0}}},
+        "extensions": {"OMI_physics_body": {"motion": {"type": "static"}}},
     }
     assert out["scenes"][0]["nodes"] == [0, 2]
     (j,) = read(Document(json=out)).joints

@@ -119,7 +119,7 @@ def test_seed_collider_file_written_as_newest_json() -> None:
     }  # deduplicated
     assert [n.get("extensions") or None for n in out["nodes"]] == [
         None,
-        {"OMI_physics_body": {"motion": {"type": "static", "mass": 1.0}}},
+        {"OMI_physics_body": {"motion": {"type": "static"}}},  # mass 1.0 is OMI's default: omitted
         {"OMI_physics_body": {"collider": {"shape": 0}}},
         {"OMI_physics_body": {"trigger": {"nodes": [4]}}},  # D-3: explicit members
         {"OMI_physics_body": {"trigger": {"shape": 0}}},
@@ -141,7 +141,6 @@ def test_rigid_body_motion_json() -> None:
     assert out["nodes"][0]["extensions"]["OMI_physics_body"] == {
         "motion": {
             "type": "dynamic",
-            "mass": 1.0,
             "linearVelocity": [1.0, 2.0, 3.0],
             "angularVelocity": [4.0, 5.0, 6.0],
         }
@@ -166,19 +165,21 @@ def test_infinite_and_computed_mass_have_no_omi_form() -> None:
     out, losses = write(scene, gltf)
     assert out["nodes"][0]["extensions"]["OMI_physics_body"]["motion"] == {
         "type": "kinematic",
-        "mass": 1.0,
         "inertiaDiagonal": [1e9, 2.0, 1e9],
     }
     assert [x.code for x in losses] == ["KRB-11", "KRB-11"]
 
+    # KHR computed mass and centre of mass: the runtime's values (DESIGN §3: density 1000 kg/m³). A 0.5 m
+    # sphere weighs 1000·4/3·π·0.125 = 523.599 kg; its centre is node B's origin, 2 m above A's.
     computed = Body(node=0, motion=Motion(type=MotionType.DYNAMIC, mass=None, center_of_mass=None))
     scene, gltf = _scene(bodies=[computed], colliders=[Collider(node=1, shape=Sphere(), body=0)])
+    gltf["nodes"][1]["translation"] = [0.0, 2.0, 0.0]
     out, losses = write(scene, gltf)
-    assert out["nodes"][0]["extensions"]["OMI_physics_body"]["motion"] == {"type": "dynamic", "mass": 1.0}
-    assert [x.code for x in losses] == [
-        "KRB-11",
-        "KRB-11",
-    ]  # mass, and the centre of mass (collider off-node)
+    motion = out["nodes"][0]["extensions"]["OMI_physics_body"]["motion"]
+    assert motion["type"] == "dynamic"
+    assert motion["mass"] == pytest.approx(523.5988, abs=1e-4)
+    assert motion["centerOfMass"] == pytest.approx([0.0, 2.0, 0.0], abs=1e-12)
+    assert [x.code for x in losses] == ["KRB-11"]  # the density is the runtime's choice; the centre is exact
 
 
 def test_equal_shapes_are_shared_and_minus_one_never_written() -> None:
@@ -248,5 +249,11 @@ def test_materials_and_filters_written_without_defaults() -> None:
         "physicsMaterial": 1,
         "collisionFilter": 0,
     }
-    assert [x.code for x in losses] == ["D-12"]  # the absent (non-voting) friction mode becomes OMI's average
+    # D-12: material 1's absent friction mode does not vote, OMI's absent one is 'average' — the same outcome
+    # here, as no material gives another friction mode. Restitution: material 0 says 'maximum', so an
+    # absent mode on another material would matter (see below).
+    assert losses == []
+    scene.materials.append(PhysicsMaterial(restitution_combine=None, pointer="/m2"))
+    _, losses = write(scene, gltf)
+    assert [(x.code, x.pointer) for x in losses] == [("D-12", "/m2")]
     assert omi_body.detect(out)["OMI_physics_body"] == "gen4-materials"

@@ -143,7 +143,7 @@ class _Writer:
         if shape.node is not None:
             return self._node_geometry(shape, pointer)
         if shape.skin is None and shape.weights is None and not shape.use_node_weights:
-            return {"mesh": shape.mesh, "convexHull": shape.convex}
+            return _mesh_geometry("mesh", shape.mesh, shape.convex)
         return self._deformed_mesh(shape, owner, pointer)
 
     def _node_geometry(self, shape: MeshShape, pointer: str) -> dict[str, Any]:
@@ -151,10 +151,10 @@ class _Writer:
         node = nodes[shape.node] if 0 <= shape.node < len(nodes) else {}  # type: ignore[operator]
         meshed_below = any("mesh" in nodes[d] for d in descendants(self.gltf, shape.node))  # type: ignore[arg-type]
         if "mesh" in node and not meshed_below and "skin" not in node and "weights" not in node:
-            return {"mesh": node["mesh"], "convexHull": shape.convex}
+            return _mesh_geometry("mesh", node["mesh"], shape.convex)
         self.ctx.loss("KRB-2", pointer, f"geometry node {shape.node} has child meshes or skin/morph weights; "
                       "kept as the earlier 'geometry.node' form")
-        return {"node": shape.node, "convexHull": shape.convex}
+        return _mesh_geometry("node", shape.node, shape.convex)
 
     def _deformed_mesh(self, shape: MeshShape, owner: int, pointer: str) -> dict[str, Any]:
         """gen2 skin/weights have no place in ``geometry.mesh``: they move to a helper node (§10.2)."""
@@ -168,7 +168,7 @@ class _Writer:
             helper["weights"] = list(weights)
         node = self.ctx.add_node(helper, None)
         self.ctx.loss("KRB-2", pointer, f"mesh shape with skin/morph weights written as geometry.node {node}")
-        return {"node": node, "convexHull": shape.convex}
+        return _mesh_geometry("node", node, shape.convex)
 
     # -- joints
 
@@ -216,6 +216,11 @@ class _Writer:
             scenes[default].setdefault("nodes", []).append(node)
 
 
+def _mesh_geometry(key: str, index: Any, convex: bool) -> dict[str, Any]:
+    """``convexHull`` defaults to false (KRB-3): written only when true."""
+    return {key: index, "convexHull": True} if convex else {key: index}
+
+
 def _motion_json(m: Motion) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if m.type is MotionType.KINEMATIC:
@@ -238,8 +243,9 @@ def _motion_json(m: Motion) -> dict[str, Any]:
 
 
 def _material_json(m: PhysicsMaterial) -> dict[str, Any]:
-    out: dict[str, Any] = {"staticFriction": m.static_friction, "dynamicFriction": m.dynamic_friction,
-                           "restitution": m.restitution}
+    values = (("staticFriction", m.static_friction, 0.6), ("dynamicFriction", m.dynamic_friction, 0.6),
+              ("restitution", m.restitution, 0.0))
+    out: dict[str, Any] = {key: v for key, v, default in values if v != default}  # schema defaults
     if m.friction_combine is not None:  # D-12: only a set mode votes, so only a set mode is written
         out["frictionCombine"] = m.friction_combine.value
     if m.restitution_combine is not None:

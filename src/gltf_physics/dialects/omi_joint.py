@@ -361,7 +361,7 @@ def _anchor_static(ctx: WriteContext, placer: _Placer, node: int, pointer: str) 
     ext = ctx.gltf["nodes"][node].setdefault("extensions", {}).setdefault(BODY_EXT, {})
     ctx.use(BODY_EXT)
     if "motion" not in ext:
-        ext["motion"] = {"type": "static", "mass": 1.0}
+        ext["motion"] = {"type": "static"}
         placer.motion_nodes.add(node)
         ctx.loss("JOINT-3", pointer, f"connected side has no body; a static motion was added on node {node}")
 
@@ -400,7 +400,14 @@ def _oriented(ctx: WriteContext, j: Joint) -> Joint | None:
 def swapped(ctx: WriteContext, j: Joint) -> Joint:
     """B becomes A; ranges and targets change sign (exact if the frames coincide, else approximate, D-14)."""
     symmetric = all(lim.min == -lim.max for lim in j.limits) and not j.drives
-    if not symmetric:
+    if symmetric:  # still reported: an OMI source had its joint node under a non-dynamic body (invalid)
+        ctx.loss(
+            "JOINT-2",
+            j.pointer,
+            "joint sides swapped so the joint node lies under the dynamic body (exact: symmetric ranges, "
+            "no drives)",
+        )
+    else:
         ctx.loss(
             "D-14",
             j.pointer,

@@ -1,14 +1,19 @@
 """Write a scene as the newest OMI: OMI_physics_shape gen4, OMI_physics_body gen4, OMI_physics_joint gen2.
 
-Defaults the reader infers are omitted, except where a default changed across generations (capsule height
-meaning, joint limit range and damping: written). Mass is always written. What OMI cannot say is written as
-the nearest thing it can and recorded as a Loss:
+Defaults the reader infers are omitted (mass 1.0 included), except where a default changed across
+generations (capsule height meaning, joint limit range and damping: written). What OMI cannot say is
+written as the nearest thing it can and recorded as a Loss:
 
 - infinite mass (KHR ``mass: 0``, KRB-11): a dynamic body becomes ``kinematic`` (KHR's own meaning of
   infinite mass: unmoved by contacts, keeps its velocity), mass 1.0;
-- computed mass (KHR absent): mass 1.0, the OMI default;
+- computed mass (KHR absent): the mass the runtime computes, density ``DENSITY`` over the collider volumes
+  (DESIGN §3; DIGEST §10.2 "compute (D: density)"), written with a Loss since the density is an engine
+  choice;
+- computed centre of mass (KHR absent): OMI reads an absent one as the node origin, so the centre the
+  colliders give is written (geometry alone fixes it: no loss);
 - infinite inertia components (KRB-11): written as ``HUGE_INERTIA`` kg·m²;
-- computed centre of mass with colliders off the body node: omitted (OMI reads the node origin);
+- a combine mode the source left absent (KHR: does not vote, D-12) where OMI's absent mode (``average``,
+  which votes) would change an outcome: only when another material has a mode other than ``average``;
 - a plane (KHR): a ``PLANE_THICKNESS`` box, ``PLANE_EXTENT`` wide where the plane is infinite, on a new child
   node lowered so its top face is the plane.
 """
@@ -18,9 +23,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
+from ..gltf.document import Document
+from ..gltf.errors import GltfError
 from ..gltf.hierarchy import parents
+from ..gltf.transforms import world_matrices
 from ..model import Body, CombineMode, Motion, MotionType, Plane, Shape
 from ..model import Box as BoxShape
+from ..model.mass import MassProperties, body_frame, body_mass_properties, document_mesh_source
 from . import omi_joint, omi_shape
 from .base import WriteContext
 
@@ -28,6 +39,8 @@ BODY_EXT = "OMI_physics_body"
 HUGE_INERTIA = 1.0e9
 PLANE_THICKNESS = 0.1
 PLANE_EXTENT = 1000.0
+DENSITY = 1000.0  # kg/m³: the runtime's density for computed KHR masses (DESIGN §3)
+_TINY = 1e-9  # a computed centre of mass this close to the origin is the origin (float noise)
 
 
 def write(ctx: WriteContext) -> None:
@@ -55,6 +68,11 @@ class _Writer:
         self.exts: dict[int, dict[str, Any]] = {}
         self.parent_of: list[int | None] = parents(ctx.gltf)
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
+        self._world: list[np.ndarray] | None = None
+        self.voting_modes = {
+            key: any(getattr(m, key) not in (None, CombineMode.AVERAGE) for m in ctx.scene.materials)
+            for key in ("friction_combine", "restitution_combine")
+        }
 
     def ext(self, node: int) -> dict[str, Any]:
         return self.exts.setdefault(node, {})
@@ -98,18 +116,18 @@ class _Writer:
         ):
             if value != default:
                 out[key] = value
-        for key, mode in (
-            ("frictionCombine", m.friction_combine),
-            ("restitutionCombine", m.restitution_combine),
-        ):
-            if mode is None:
+        for key, attr in (("frictionCombine", "friction_combine"), ("restitutionCombine", "restitution_combine")):
+            mode = getattr(m, attr)
+            if mode is None and self.voting_modes[attr]:
+                # D-12: an absent mode does not vote; OMI's absent mode is 'average', which wins every pair.
+                # Equivalent unless another material gives a mode other than average.
                 self.ctx.loss(
                     "D-12",
                     m.pointer,
                     f"no {key}: OMI reads an absent mode as 'average', which "
                     "votes, where the source's absent mode did not",
                 )
-            elif mode != CombineMode.AVERAGE:
+            elif mode is not None and mode != CombineMode.AVERAGE:
                 out[key] = mode.value
         return out
 
@@ -117,11 +135,15 @@ class _Writer:
 
     def motion(self, body: Body) -> dict[str, Any]:
         m = body.motion
-        out: dict[str, Any] = {"type": m.type.value, "mass": self.mass(body)}
+        out: dict[str, Any] = {"type": m.type.value}
+        computed = self.computed(body) if m.mass is None or m.center_of_mass is None else None
+        mass = self.mass(body, computed)
+        if mass != 1.0:
+            out["mass"] = mass
         if m.mass is not None and math.isinf(m.mass) and m.type == MotionType.DYNAMIC:
             out["type"] = MotionType.KINEMATIC.value
-        com = self.center_of_mass(body)
-        if com is not None:
+        com = m.center_of_mass if computed is None else self.node_com(body, computed)
+        if com is not None and any(c != 0.0 for c in com):
             out["centerOfMass"] = list(com)
         if m.inertia_diagonal is not None:
             out["inertiaDiagonal"] = self.inertia(body, m)
@@ -134,11 +156,19 @@ class _Writer:
             out["gravityFactor"] = m.gravity_factor
         return out
 
-    def mass(self, body: Body) -> float:
+    def mass(self, body: Body, computed: MassProperties | None) -> float:
         m = body.motion.mass
         if m is None:
-            self.ctx.loss("KRB-11", body.pointer, "computed mass has no OMI form; mass 1.0 written")
-            return 1.0
+            value = computed.mass if computed is not None else 1.0
+            self.ctx.loss(
+                "KRB-11",
+                body.pointer,
+                f"computed mass has no OMI form; {value:.6g} kg written (density {DENSITY:g} kg/m³ "
+                "over the collider volumes, as the runtime computes it)"
+                if computed is not None
+                else "computed mass has no OMI form and the shapes could not be measured; mass 1.0 written",
+            )
+            return value
         if math.isinf(m):
             self.ctx.loss(
                 "KRB-11",
@@ -150,17 +180,27 @@ class _Writer:
             return 1.0
         return m
 
-    def center_of_mass(self, body: Body) -> tuple[float, ...] | None:
-        com = body.motion.center_of_mass
-        if com is None:
-            if any(c.body == body.node and c.node != body.node for c in self.ctx.scene.colliders):
-                self.ctx.loss(
-                    "KRB-11",
-                    body.pointer,
-                    "computed centre of mass has no OMI form; OMI uses the node origin",
-                )
+    def world(self) -> list[np.ndarray]:
+        if self._world is None:
+            self._world = world_matrices(self.ctx.gltf)
+        return self._world
+
+    def computed(self, body: Body) -> MassProperties | None:
+        """What the runtime computes for a KHR body without mass or centre of mass (DESIGN §3)."""
+        doc = self.ctx.scene.document or Document(json=self.ctx.gltf)
+        try:
+            return body_mass_properties(self.ctx.scene, body, DENSITY, document_mesh_source(doc),
+                                        world=self.world())
+        except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
             return None
-        return com if any(c != 0.0 for c in com) else None
+
+    def node_com(self, body: Body, computed: MassProperties) -> tuple[float, ...] | None:
+        """The computed centre (body frame: the node's world pose without scale) in node space (OMI)."""
+        node_world = self.world()[body.node]
+        point = body_frame(node_world) @ np.array([*computed.center_of_mass, 1.0])
+        local = np.linalg.solve(node_world, point)[:3]
+        scale = max(1.0, float(np.abs(local).max()))
+        return tuple(0.0 if abs(c) <= _TINY * scale else float(c) for c in local)
 
     def inertia(self, body: Body, m: Motion) -> list[float]:
         d = list(m.inertia_diagonal or ())
