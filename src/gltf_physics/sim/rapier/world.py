@@ -50,6 +50,7 @@ from ...model.mass import (
 from ..errors import SimulationError
 from ..triggers import TriggerTracker
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, material_of, native
+from .controllers import build_controllers
 from .shapes import collider_builder
 
 try:  # the joint driver is written beside this module; the world runs without it
@@ -99,6 +100,7 @@ class RapierWorld:
         self._last = np.zeros((len(self._pose_handles), 7), dtype=np.float32)
         self._stale = True  # the next read reads every body
         self.joints = build_joints(self, scene) if build_joints is not None else None
+        self.controllers = build_controllers(self, scene)  # gravity volumes, thrusters, vehicles
 
     # -- the joint interface -------------------------------------------------------------------------
     @property
@@ -258,6 +260,8 @@ class RapierWorld:
         for _ in range(self.substeps):
             if self.joints is not None:
                 self.joints.before_step(self.dt)
+            for controller in self.controllers:
+                controller.before_step(self.dt)
             before = self.time
             self.world.step()
             self.substep_count += 1

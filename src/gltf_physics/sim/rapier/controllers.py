@@ -1,0 +1,79 @@
+"""The per-step controllers beside the joint driver: gravity volumes, thrusters, vehicles (DIGEST §11).
+
+``build_controllers(rw, scene)`` returns the controllers a scene needs (none for a scene without gravity
+volumes or vehicles, so such scenes step exactly as before); ``RapierWorld.step`` calls each one's
+``before_step(dt)`` before every engine step.
+
+Controllers push continuous forces through one :class:`Forces` hub: Rapier keeps a body's user force until
+it is reset, and integrates it like its own gravity (per solver substep, after the step's mass update), so a
+force is the exact way to add an acceleration — an impulse is applied once, before the substeps (a larger
+discretisation bias), and is lost before the first step (Rapier's inverse mass is computed by a step). The
+hub clears last step's forces on the bodies it touched before the controllers add this step's, in this
+order: gravity, then vehicles (thrusters, wheels: the ray-cast controller reads the velocities).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rapier3d as rp
+
+from ...model.scene import PhysicsScene
+
+
+class Forces:
+    """Per-step force accumulator over Rapier's persistent user forces."""
+
+    def __init__(self, rw: Any) -> None:
+        self.rw = rw
+        self.touched: set[rp.RigidBodyHandle] = set()
+        self.controllers: list[Any] = []
+
+    def add(self, handle: rp.RigidBodyHandle, force: Any, point: Any = None, torque: Any = None) -> None:
+        """Add a world force (at a world point, else at the centre of mass) and/or torque for this step."""
+        b = self.rw.bodies[handle]
+        if force is not None:
+            f = rp.Vec3(*(float(x) for x in force))
+            if point is None:
+                b.add_force(f, True)
+            else:
+                b.add_force_at_point(f, rp.Vec3(*(float(x) for x in point)), True)
+        if torque is not None:
+            b.add_torque(rp.Vec3(*(float(x) for x in torque)), True)
+        self.touched.add(handle)
+
+    def before_step(self, dt: float) -> None:
+        bodies = self.rw.bodies
+        for handle in self.touched:
+            b = bodies.get(handle)
+            if b is not None:
+                b.reset_forces(False)
+                b.reset_torques(False)
+        self.touched.clear()
+        for c in self.controllers:
+            c.before_step(dt)
+
+
+def build_controllers(rw: Any, scene: PhysicsScene) -> list[Any]:
+    hub = Forces(rw)
+    if scene.gravity_fields:
+        from .gravity import GravityVolumes
+
+        hub.controllers.append(GravityVolumes(rw, scene, hub))
+    if scene.vehicles or scene.wheels or scene.thrusters or scene.hover_thrusters:
+        try:
+            from .vehicles import VehicleDriver
+        except ImportError:  # pragma: no cover - only while vehicles.py is being written
+            VehicleDriver = None
+        if VehicleDriver is not None:
+            hub.controllers.append(VehicleDriver(rw, scene, hub))
+    return [hub] if hub.controllers else []
+
+
+def controller_of(rw: Any, kind: type) -> Any:
+    """The controller of class ``kind`` in ``rw`` (None when the scene has none)."""
+    for hub in getattr(rw, "controllers", []):
+        for c in hub.controllers:
+            if isinstance(c, kind):
+                return c
+    return None
