@@ -302,10 +302,10 @@ def test_write_gen1_car_as_gen2_json() -> None:
     doc = load(G1, CAR)
     out = write(doc, read(doc), "omi").json
     assert out["extensions"][WHEEL] == {"wheels": [
-        {"maxSteeringAngle": 0.5, "radius": 0.35, "propulsionForceChangeRate": -1.0,
-         "steeringChangeRate": -1.0},
-        {"maxPropulsionForce": 2000.0, "radius": 0.35, "propulsionForceChangeRate": -1.0,
-         "steeringChangeRate": -1.0},
+        # gen1 was instant: steering's gen2 default (1 rad/s) is not, so -1 is written; the propulsion
+        # rate's gen2 default is already -1 (instant): left out.
+        {"maxSteeringAngle": 0.5, "radius": 0.35, "steeringChangeRate": -1.0},
+        {"maxPropulsionForce": 2000.0, "radius": 0.35, "steeringChangeRate": -1.0},
     ]}
     assert [out["nodes"][n]["extensions"][WHEEL] for n in (9, 11, 13, 15)] == [
         {"wheel": 1}, {"wheel": 1}, {"wheel": 0}, {"wheel": 0}]
@@ -317,19 +317,17 @@ def test_write_gen1_car_as_gen2_json() -> None:
 def test_write_gen2_car_omits_gen2_defaults() -> None:
     doc = load(G2, CAR)
     out = write(doc, read(doc), "khr").json  # same OMI form for a KHR target: no counterpart there
-    assert out["extensions"][WHEEL]["wheels"][0] == {"maxSteeringAngle": 0.5, "radius": 0.35,
-                                                     "propulsionForceChangeRate": -1.0}
+    assert out["extensions"][WHEEL]["wheels"][0] == {"maxSteeringAngle": 0.5, "radius": 0.35}
 
 
 def test_write_thrusters_json() -> None:
     doc = load(G2, HOVERCRAFT)
     out = write(doc, read(doc), "omi").json
     assert out["extensions"][HOVER] == {"hoverThrusters": [
-        {"maxHoverEnergy": 30000.0, "maxGimbal": 0.25, "hoverEnergyChangeRate": -1.0}]}
+        {"maxHoverEnergy": 30000.0, "maxGimbal": 0.25}]}  # hoverEnergyChangeRate -1 is gen2's default
     doc = load(G1, ROCKET)
     out = write(doc, read(doc), "omi").json
-    assert out["extensions"][THR] == {"thrusters": [{"maxForce": 50000.0, "maxGimbal": 0.125,
-                                                     "forceChangeRate": -1.0}]}
+    assert out["extensions"][THR] == {"thrusters": [{"maxForce": 50000.0, "maxGimbal": 0.125}]}
     assert out["nodes"][7]["extensions"][THR] == {"thruster": 0}
     assert out["nodes"][0]["extensions"][BODY] == {"gyroTorque": [10000.0, 10000.0, 10000.0], "pilotSeat": 8,
                                                    "linearDampeners": True, "useThrottle": True}
@@ -395,7 +393,7 @@ def test_round_trip_non_default_gen2_values() -> None:
         "propulsionForceChangeRate": 100.0, "steeringChangeRate": 0.5}
     assert out.json["extensions"][HOVER]["hoverThrusters"][0] == {
         "maxHoverEnergy": 5.0, "targetGimbalRatio": [0.5, -0.5], "gimbalChangeRate": -1.0,
-        "hoverEnergyChangeRate": -1.0, "linearGimbalAdjustRatio": 0.0}
+        "linearGimbalAdjustRatio": 0.0}
     again = read(out)
     assert (again.vehicles, again.wheels, again.hover_thrusters) == (
         scene.vehicles, scene.wheels, scene.hover_thrusters)

@@ -379,7 +379,8 @@ def _put(out: dict[str, Any], key: str, value: Any, default: Any) -> None:
 
 
 def _put_rate(out: dict[str, Any], key: str, value: float, default: float) -> None:
-    """Change rates: "instant" (negative) is always written: gen2's steering/gimbal default (1.0) is not
-    instant, and an explicit -1 keeps gen1's behaviour visible in the file (DIGEST §10.1)."""
-    if value < 0 or value != default:
+    """Change rates: any negative value means "instant". Written unless the gen2 default says the same:
+    gen2's steering/gimbal default (1.0) is not instant, so gen1's instant behaviour needs an explicit -1
+    there (DIGEST §10.1); an instant force/energy rate is gen2's default (-1) and is left out."""
+    if (value < 0) != (default < 0) or (value >= 0 and value != default):
         out[key] = value

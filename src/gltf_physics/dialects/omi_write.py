@@ -40,7 +40,7 @@ HUGE_INERTIA = 1.0e9
 PLANE_THICKNESS = 0.1
 PLANE_EXTENT = 1000.0
 DENSITY = 1000.0  # kg/m³: the runtime's density for computed KHR masses (DESIGN §3)
-_TINY = 1e-9  # a computed centre of mass this close to the origin is the origin (float noise)
+_TINY = 1e-6  # m: a computed centre of mass component this small is float noise of the mesh data (float32)
 
 
 def write(ctx: WriteContext) -> None:
@@ -199,8 +199,7 @@ class _Writer:
         node_world = self.world()[body.node]
         point = body_frame(node_world) @ np.array([*computed.center_of_mass, 1.0])
         local = np.linalg.solve(node_world, point)[:3]
-        scale = max(1.0, float(np.abs(local).max()))
-        return tuple(0.0 if abs(c) <= _TINY * scale else float(c) for c in local)
+        return tuple(0.0 if abs(c) <= _TINY else float(c) for c in local)
 
     def inertia(self, body: Body, m: Motion) -> list[float]:
         d = list(m.inertia_diagonal or ())
