@@ -77,3 +77,42 @@ def controller_of(rw: Any, kind: type) -> Any:
             if isinstance(c, kind):
                 return c
     return None
+
+
+CONTROLLED = ("vehicle", "wheel", "thruster", "hover", "gravity")
+
+
+def set_controlled(rw: Any, kind: str, index: int, name: str, value: Any) -> None:
+    """Apply a runtime pointer of a controlled part (``dialects.pointers`` kinds in ``CONTROLLED``)."""
+    if kind == "gravity":
+        from .gravity import GravityVolumes
+
+        target: Any = controller_of(rw, GravityVolumes)
+        if target is None:
+            raise ValueError("the scene has no gravity volume")
+        target.set_field(index, name, value)
+        return
+    from .vehicles import VehicleDriver
+
+    driver = controller_of(rw, VehicleDriver)
+    if driver is None:
+        raise ValueError("the scene has no vehicle, wheel or thruster")
+    driver.set(kind, index, name, value)
+
+
+def node_matrix(rw: Any, node: int) -> Any:
+    """Current world matrix (4×4) of any node: moved with its nearest body, else as in the file."""
+    import numpy as np
+
+    from ...gltf.transforms import quat_to_matrix
+    from ...model.mass import body_frame
+    from .thrusters import nearest_body
+
+    body = nearest_body(rw, node)
+    if body is None:
+        return rw._world_m[node]
+    t, q = rw.pose(body)
+    now = np.eye(4)
+    now[:3, :3] = quat_to_matrix(q)
+    now[:3, 3] = t
+    return now @ np.linalg.inv(body_frame(rw._world_m[body])) @ rw._world_m[node]
