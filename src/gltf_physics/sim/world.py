@@ -23,6 +23,7 @@ from ..dialects import pointers
 from ..model import PhysicsScene
 from ..model.mass import MeshSource
 from .errors import SimulationError
+from .rapier.controllers import CONTROLLED, node_matrix, set_controlled
 from .rapier.world import RapierWorld
 from .recording import Recording
 
@@ -104,6 +105,8 @@ class World:
                 self.engine.set_motion(target.index, target.field, value)
             elif target.kind in ("joint_settings", "joint_node"):
                 self._set_joint(target, value)
+            elif target.kind in CONTROLLED:  # vehicles, wheels, thrusters, gravity volumes
+                set_controlled(self.engine, target.kind, target.index, target.field, value)
             else:
                 raise SimulationError(f"{target.kind} properties are not simulated")
         except SimulationError as e:
@@ -123,6 +126,15 @@ class World:
         path = tuple(target.field.split("/"))
         for k in indices:
             driver.set(k, path, value)
+
+    def seat_frame(self, node: int) -> dict[str, Any]:
+        """The OMI_seat frame of ``node`` now (DIGEST §8): world back/knee/foot and forward/right/spine axes."""
+        from .seats import seat_frame
+
+        seat = next((s for s in self.scene.seats if s.node == node), None)
+        if seat is None:
+            raise SimulationError(f"node {node} has no OMI_seat", node=node)
+        return seat_frame(seat, node_matrix(self.engine, node))
 
     # -- snapshots -----------------------------------------------------------------------------------
     def snapshot(self) -> tuple[Any, ...]:
