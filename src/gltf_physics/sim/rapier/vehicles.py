@@ -1,0 +1,232 @@
+"""Vehicles (OMI_vehicle_body / _wheel, DIGEST §9, §11 "Wheels", "Thrusters"), on Rapier's ray-cast vehicle.
+
+Each vehicle body with wheels gets a ``DynamicRayCastVehicleController`` (forward +Z, up +Y in the body
+frame). A wheel is a suspension ray along body −Y from ``wheel origin + suspensionTravel·Y``, rest length
+= travel: unloaded, the wheel centre sits where the file puts it; fully compressed, it has risen by the
+travel. Rapier's spring and dampers are per kg of chassis (its force is k·Δ·m), so the spec's N/m and N·s/m
+are divided by the chassis mass; the maximum suspension force is unlimited. Friction: the wheel's physics
+material's dynamic friction (OMI default 0.6) as Rapier's ``friction_slip`` (a Coulomb bound on the drive
+and brake impulses by the suspension load); the ground's material is not combined in.
+
+Inputs (DIGEST §11): propulsion ratio = the wheel's own targetPropulsionForceRatio + the vehicle's
+linearActivation along the wheel's unsteered +Z (vehicle frame), clipped to [−1, 1], times
+maxPropulsionForce, moved at propulsionForceChangeRate N/s; steering angle = (targetSteeringRatio +
+angularActivation.y, clipped) · maxSteeringAngle about +Y (+ = left), moved at steeringChangeRate rad/s. No
+propulsion beyond maxSpeed (≥ 0) in the direction of travel. Linear dampeners on a wheeled vehicle: a wheel
+with no propulsion input brakes with brakingForce (−1: its maxPropulsionForce; 0: none). Rapier's brake is an
+impulse per step: force·dt.
+
+Vehicle body (with or without wheels): torque gyroTorque ⊙ angularActivation in the vehicle frame; angular
+dampeners: on a vehicle axis with zero angular activation, a torque −I·ω/τ (τ = 0.25 s, I the body's principal
+inertia on that axis) clipped to ±gyroTorque (no gyro, no angular dampening). Linear dampeners on a vehicle
+without wheels: on a vehicle axis with zero linear activation and no thruster firing along it, a force −m·v/τ,
+clipped to the thrust its thrusters could give along that axis (unlimited when it has hover thrusters).
+``useThrottle`` needs no runtime action here: activations set through pointers persist until set again.
+The chassis is kept awake (a sleeping chassis freezes mid-suspension: measured).
+
+Static-compression bias (measured, inherent to Rapier's impulse vehicle at a fixed step): the damper reads the
+chassis velocity left by the last step, −(3/8)·g·dt at rest with Rapier's 4 solver substeps, so a wheel at
+rest carries c·(3/8)·g·dt of damper force and the static compression is short of m·g/(n·k) by that much
+(5 % at 60 Hz with the spec defaults; it shrinks with dt).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import rapier3d as rp
+
+from ...gltf.transforms import quat_to_matrix
+from ...model.bodies import PhysicsMaterial
+from ...model.scene import PhysicsScene
+from ...model.vehicles import Vehicle, Wheel
+from .thrusters import Thrusters, approach, nearest_body, relative_pose
+
+DAMPENER_TIME = 0.25  # s: dampeners remove velocity with this time constant
+MIN_TRAVEL = 1e-3
+UNLIMITED = 1e9
+
+
+@dataclass
+class WheelState:
+    spec: Wheel
+    controller: int  # index in VehicleDriver.rays
+    index: int  # wheel index in that controller
+    forward_v: np.ndarray  # the wheel's unsteered +Z in the vehicle frame
+    force: float = 0.0
+    steering: float = 0.0
+
+
+class VehicleDriver:
+    def __init__(self, rw: Any, scene: PhysicsScene, forces: Any) -> None:
+        self.rw = rw
+        self.forces = forces
+        self.vehicles: dict[int, Vehicle] = {v.node: v for v in scene.vehicles if v.node in rw.handle_of}
+        self.rays: list[rp.DynamicRayCastVehicleController] = []
+        self.wheels: list[WheelState] = []
+        self._build_wheels(scene)
+        self.thrusters = Thrusters(rw, [*scene.thrusters, *scene.hover_thrusters], forces)
+
+    # -- building ------------------------------------------------------------------------------------
+    def _build_wheels(self, scene: PhysicsScene) -> None:
+        by_body: dict[int, int] = {}
+        for w in scene.wheels:
+            body = nearest_body(self.rw, w.node) if w.node not in self.rw.handle_of else None
+            if body is None:
+                continue  # WHEEL-1 violated (no body above, or the wheel is the body)
+            if body not in by_body:
+                by_body[body] = len(self.rays)
+                ray = rp.DynamicRayCastVehicleController(self.rw.handle_of[body])
+                ray.index_up_axis, ray.index_forward_axis = 1, 2
+                self.rays.append(ray)
+            k = by_body[body]
+            t, r = relative_pose(self.rw, body, w.node)
+            mass = self._mass(body)
+            travel = max(w.suspension_travel, MIN_TRAVEL)
+            tuning = rp.WheelTuning(
+                suspension_stiffness=w.suspension_stiffness / mass,
+                suspension_compression=w.suspension_damping_compression / mass,
+                suspension_damping=w.suspension_damping_rebound / mass,
+                max_suspension_travel=travel, side_friction_stiffness=1.0,
+                friction_slip=_friction(scene.materials, w.physics_material), max_suspension_force=UNLIMITED)
+            origin = (float(t[0]), float(t[1] + travel), float(t[2]))
+            axle = r @ np.array([-1.0, 0.0, 0.0])  # −X: Rapier then drives a positive force along +Z
+            index = self.rays[k].add_wheel(origin, (0.0, -1.0, 0.0), tuple(float(x) for x in axle), travel,
+                                           w.radius, tuning)
+            self.wheels.append(WheelState(w, k, index, r @ np.array([0.0, 0.0, 1.0])))
+
+    def _mass(self, body: int) -> float:
+        mp = self.rw.mass_of.get(body)
+        return mp.mass if mp is not None and math.isfinite(mp.mass) and mp.mass > 0 else 1.0
+
+    # -- runtime edits ------------------------------------------------------------------------------
+    def set(self, kind: str, index: int, name: str, value: Any) -> None:
+        """``kind`` vehicle (index = body node), wheel / thruster / hover (index = settings index)."""
+        if kind == "vehicle":
+            v = self.vehicles.get(index)
+            if v is None:
+                raise ValueError(f"node {index} is not a simulated vehicle body")
+            self.vehicles[index] = dataclasses.replace(v, **{name: _coerce(getattr(v, name), value, name)})
+        elif kind == "wheel":
+            hits = [w for w in self.wheels if w.spec.settings_index == index]
+            if not hits:
+                raise ValueError(f"no simulated wheel uses wheel settings {index}")
+            for w in hits:
+                w.spec = dataclasses.replace(w.spec, **{name: _coerce(getattr(w.spec, name), value, name)})
+        elif self.thrusters.set(index, kind, name, value) == 0:
+            raise ValueError(f"no simulated {kind} thruster uses settings {index}")
+
+    # -- stepping ------------------------------------------------------------------------------------
+    def before_step(self, dt: float) -> None:
+        rw = self.rw
+        for node in self.vehicles:
+            self._body(node, dt)
+        if self.thrusters.states or self.rays:
+            rw.world.update_query_pipeline()  # rays see this step's poses (cheap next to a step)
+        self.thrusters.before_step(dt, self.vehicles)
+        if not self.rays:
+            return
+        for w in self.wheels:
+            self._wheel(w, dt)
+        qf = rp.QueryFilter.new().exclude_sensors()
+        for ray in self.rays:
+            rw.bodies[ray.chassis()].wake_up(True)
+            ray.update_vehicle(dt, rw.bodies, rw.colliders, rw.world.query_pipeline, qf)
+
+    def _wheel(self, w: WheelState, dt: float) -> None:
+        spec, ray = w.spec, self.rays[w.controller]
+        vehicle = self.vehicles.get(self.rw.node_of[ray.chassis()])
+        ratio, steer = spec.target_propulsion_force_ratio, spec.target_steering_ratio
+        if vehicle is not None:
+            ratio += float(np.dot(vehicle.linear_activation, w.forward_v))
+            steer += vehicle.angular_activation[1]
+        ratio, steer = min(max(ratio, -1.0), 1.0), min(max(steer, -1.0), 1.0)
+        if vehicle is not None and vehicle.max_speed >= 0:
+            speed = ray.current_vehicle_speed
+            if abs(speed) >= vehicle.max_speed and ratio * speed > 0:
+                ratio = 0.0
+        w.force = approach(w.force, ratio * spec.max_propulsion_force, spec.propulsion_force_change_rate, dt)
+        w.steering = approach(w.steering, steer * spec.max_steering_angle, spec.steering_change_rate, dt)
+        ray.apply_engine_force(w.index, w.force)
+        ray.set_steering(w.index, w.steering)
+        brake = 0.0
+        if vehicle is not None and vehicle.linear_dampeners and ratio == 0.0:
+            brake = spec.max_propulsion_force if spec.braking_force < 0 else spec.braking_force
+        ray.set_brake(w.index, brake * dt)
+
+    def _body(self, node: int, dt: float) -> None:
+        v = self.vehicles[node]
+        rw = self.rw
+        handle = rw.handle_of[node]
+        b = rw.bodies[handle]
+        if not b.is_dynamic:
+            return
+        rot = quat_to_matrix(np.array(b.rotation.to_tuple()))
+        gyro = np.asarray(v.gyro_torque, dtype=np.float64)
+        torque = gyro * np.clip(np.asarray(v.angular_activation, dtype=np.float64), -1.0, 1.0)
+        mp = rw.mass_of.get(node)
+        if v.angular_dampeners and mp is not None:
+            w_local = rot.T @ np.array(b.angvel.to_tuple())
+            inertia = np.array([x if math.isfinite(x) else 0.0 for x in mp.inertia_diagonal])
+            damp = np.clip(-inertia * w_local / DAMPENER_TIME, -gyro, gyro)
+            torque = np.where(np.asarray(v.angular_activation) == 0.0, damp, torque)
+        force = self._linear_dampening(v, node, b, rot) if v.linear_dampeners and mp is not None else None
+        if np.any(torque != 0.0) or force is not None:
+            self.forces.add(handle, force, torque=rot @ torque)
+        b.wake_up(True)
+
+    def _linear_dampening(self, v: Vehicle, node: int, b: rp.RigidBody, rot: np.ndarray) -> np.ndarray | None:
+        if any(self.rw.node_of[r.chassis()] == node for r in self.rays):
+            return None  # wheeled: the wheels brake
+        mass = self.rw.mass_of[node].mass
+        if not math.isfinite(mass):
+            return None
+        reach = np.zeros(3)  # thrust available along each vehicle axis
+        firing = np.zeros(3, dtype=bool)
+        for s in self.thrusters.states:
+            if s.body != node:
+                continue
+            axis_v = s.rel_r @ np.array([0.0, 0.0, 1.0])
+            reach += math.inf if s.hover else s.capacity * np.abs(axis_v)
+            if not s.hover and s.ratio > 0:
+                firing |= np.abs(axis_v) > 0.1
+        v_local = rot.T @ np.array(b.linvel.to_tuple())
+        f = np.clip(-mass * v_local / DAMPENER_TIME, -reach, reach)
+        f = np.where((np.asarray(v.linear_activation) == 0.0) & ~firing, f, 0.0)
+        return rot @ f if np.any(f != 0.0) else None
+
+    def wheel_states(self) -> list[dict[str, Any]]:
+        """Per wheel: node, suspension length (m), contact, force (N), steering (rad) — for reports and tests."""
+        out = []
+        for w in self.wheels:
+            info = self.rays[w.controller].wheel(w.index)
+            ri = info.raycast_info
+            out.append({"node": w.spec.node, "suspension_length": float(ri.suspension_length),
+                        "in_contact": bool(ri.is_in_contact), "force": w.force, "steering": w.steering,
+                        "suspension_force": float(info.wheel_suspension_force)})
+        return out
+
+
+def _friction(materials: list[PhysicsMaterial], index: int | None) -> float:
+    if index is not None and 0 <= index < len(materials):
+        return materials[index].dynamic_friction
+    return PhysicsMaterial().dynamic_friction
+
+
+def _coerce(current: Any, value: Any, name: str) -> Any:
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} needs true or false, got {value!r}")
+        return value
+    if isinstance(current, tuple):
+        v = tuple(float(x) for x in value)
+        if len(v) != len(current) or not all(math.isfinite(x) for x in v):
+            raise ValueError(f"{name} needs {len(current)} finite numbers, got {value!r}")
+        return v
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{name} needs a finite number, got {value!r}")
+    return float(value)
