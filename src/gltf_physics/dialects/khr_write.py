@@ -173,6 +173,7 @@ class _Writer:
     # -- joints
 
     def _joint(self, j: Joint) -> None:
+        self._static_side(j)
         limits = split_limits(j.limits)  # D-4
         key = (limits, j.drives)
         if key not in self.joint_index:
@@ -190,6 +191,19 @@ class _Writer:
         joint_node = self._attach(j.body_a, j.frame_a, "Joint")
         part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
         self._part(joint_node, "joint", part)
+
+    def _static_side(self, j: Joint) -> None:
+        """A static motion becomes no motion (§10.2), so a joint to it becomes a joint to the world: KHR has
+        no body left whose colliders the jointed pair rule (JOINT-9) keeps from colliding with the other
+        side. Listed when that changes something (colliders there, enableCollision false)."""
+        if j.enable_collision:
+            return
+        static = {b.node for b in self.scene.bodies if b.motion.type is MotionType.STATIC}
+        for side in (j.body_a, j.body_b):
+            if side in static and any(c.body == side for c in self.scene.colliders):
+                self.ctx.loss("JOINT-9", j.pointer, f"joint to static body {side}: written as a joint to "
+                              "the world, so its colliders are no longer excluded from colliding with the "
+                              "other side")
 
     def _attach(self, body: int | None, pose: Pose, name: str) -> int:
         """A new node whose world pose is ``pose`` in ``body``'s rigid frame: local = world(B)⁻¹·frame."""
