@@ -130,6 +130,8 @@ def simulate(
     events: Annotated[Path | None, typer.Option(help="Write trigger events (JSON lines).")] = None,
     sets: Annotated[list[str] | None, typer.Option("--set", metavar="POINTER=JSON",
                                                    help="Set a glTF Object Model property before the run.")] = None,
+    inputs: Annotated[Path | None, typer.Option(
+        metavar="FILE.json", help='Timed changes: [{"time": s, "pointer": "/...", "value": ...}].')] = None,
 ) -> None:
     """Simulate a scene on Rapier: final pose or baked animation, pose trace, trigger events."""
     from .api import load, read_scene, save
@@ -142,12 +144,15 @@ def simulate(
     if output is not None and output.suffix.lower() not in (".gltf", ".glb"):
         raise UsageError(f"{output}: OUT must end in .gltf or .glb")
     assignments = [_parse_set(s) for s in sets or []]
+    schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
     world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity,
                   record=trace is not None or bake_run)
     for pointer, value in assignments:
         world.set(pointer, value)
-    _run_with_progress(world, duration)
+    if schedule is not None:
+        schedule.apply_due(world)  # time-0 changes, after --set
+    _run_with_progress(world, duration, schedule.apply_due if schedule is not None else None)
     if trace is not None:
         write_trace(world.recording, trace)
     if events is not None:
@@ -166,7 +171,16 @@ def _parse_set(text: str) -> tuple[str, Any]:
         raise UsageError(f"--set {text!r}: the value is not JSON ({e.msg})") from None
 
 
-def _run_with_progress(world: Any, seconds: float) -> None:
+def _load_schedule(path: Path) -> Any:
+    from .sim.inputs import InputSchedule, load_inputs
+
+    try:
+        return InputSchedule(load_inputs(path))
+    except ValueError as e:
+        raise UsageError(f"--inputs {e}") from None
+
+
+def _run_with_progress(world: Any, seconds: float, each_step: Callable[[Any], None] | None = None) -> None:
     from rich.progress import Progress
 
     steps = max(0, round(seconds * world.rate))
@@ -174,7 +188,12 @@ def _run_with_progress(world: Any, seconds: float) -> None:
     show = sys.stderr.isatty() and steps >= 600
     with Progress(console=Console(stderr=True), transient=True, disable=not show) as progress:
         task = progress.add_task("simulating", total=steps)
-        world.run(seconds, on_step=lambda w: progress.advance(task))
+        def on_step(w: Any) -> None:
+            progress.advance(task)
+            if each_step is not None:
+                each_step(w)
+
+        world.run(seconds, on_step=on_step)
 
 
 @app.command()
