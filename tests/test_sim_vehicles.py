@@ -8,11 +8,16 @@ Expectations are by hand: static compression m·g/(4k), a = F/m, v²/(2a) brakin
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from conftest import fixture_path
 from gltf_physics.api import load, read_scene
+from gltf_physics.cli import app
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.transforms import quat_to_matrix, world_matrices
 from gltf_physics.model import Body, Box, Collider, Motion, PhysicsScene, Seat, Vehicle, Wheel
@@ -184,3 +189,55 @@ def test_simple_car_fixture_drives_forward_under_an_input(gen):
     # rear wheels 2 × 2000 N on 1000 kg: 4 m/s² for 2 s ⇒ 8 m at most
     assert 4.0 < moved[2] <= 8.1 and abs(moved[0]) < 0.1
     assert up(w)[1] > 0.99
+
+
+# -- CLI: simulate --inputs -----------------------------------------------------------------------------
+
+
+def car_file_with_ground(tmp_path: Path) -> Path:
+    """simple_car.gltf (its buffer is a data: URI) plus a ground collider 2 cm under the lowest wheel."""
+    src = fixture_path("OMI_vehicle/gen2-target/OMI_vehicle_wheel/simple_car.gltf")
+    gltf = json.loads(src.read_text(encoding="utf-8"))
+    scene = read_scene(load(src))
+    mats = world_matrices(gltf)
+    bottom = min(mats[w.node][1, 3] - w.radius for w in scene.wheels)
+    shapes = gltf["extensions"]["OMI_physics_shape"]["shapes"]
+    shapes.append({"type": "box", "box": {"size": [200, 1, 200]}})
+    gltf["nodes"].append({"name": "test ground", "translation": [0, bottom - 0.52, 0],
+                          "extensions": {"OMI_physics_body": {"collider": {"shape": len(shapes) - 1}}}})
+    gltf["scenes"][0]["nodes"].append(len(gltf["nodes"]) - 1)
+    path = tmp_path / "car.gltf"
+    path.write_text(json.dumps(gltf), encoding="utf-8")
+    return path
+
+
+def test_cli_inputs_drive_the_simple_car_from_a_timed_change(tmp_path):
+    car_path = car_file_with_ground(tmp_path)
+    inputs = tmp_path / "drive.json"
+    inputs.write_text(json.dumps([{"time": 1.0, "pointer": BODY + "linearActivation", "value": [0, 0, 1]}]))
+    trace = tmp_path / "trace.csv"
+    r = CliRunner().invoke(app, ["simulate", str(car_path), "--duration", "3", "--inputs", str(inputs),
+                                 "--trace", str(trace)])
+    assert r.exit_code == 0, r.output
+    rows = [line.split(",") for line in trace.read_text().splitlines()[1:] if line.split(",")[1] == "0"]
+    z = {round(float(row[0]), 6): float(row[5]) for row in rows}
+    # nothing moves forward before the change at t = 1 s; then at most a·t²/2 + bias = 2·(4 + 2/60) ≈ 8.07 m
+    assert abs(z[1.0] - z[0.0]) < 0.02  # settling on its springs only
+    assert 4.0 < z[3.0] - z[1.0] <= 8.1
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "not JSON"),
+    ('{"time": 1}', "expected a JSON list"),
+    ('[{"time": -1, "pointer": "/nodes/0/extensions/OMI_vehicle_body/maxSpeed", "value": 1}]', "time must be"),
+    ('[{"time": 1, "pointer": "/nodes/0/name", "value": 1}]', "not a settable physics property"),
+    ('[{"time": 1, "pointer": "/nodes/0/extensions/OMI_vehicle_body/maxSpeed"}]', "exactly the keys"),
+])
+def test_cli_bad_inputs_file_is_one_line_and_exit_2(tmp_path, content, message):
+    inputs = tmp_path / "bad.json"
+    inputs.write_text(content)
+    src = fixture_path("OMI_vehicle/gen2-target/OMI_vehicle_wheel/simple_car.gltf")
+    r = CliRunner().invoke(app, ["simulate", str(src), "--duration", "0.1", "--inputs", str(inputs)])
+    assert r.exit_code == 2
+    lines = r.stderr.strip().splitlines() if r.stderr else r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"--inputs {inputs}") and message in lines[0]
