@@ -12,6 +12,7 @@ from .gltf.document import Document
 from .gltf.transforms import world_matrices
 from .model import PhysicsScene, shape_kind
 from .model.mass import (
+    MassProperties,
     apply_overrides,
     body_placements,
     colliders_by_body,
@@ -66,7 +67,8 @@ def _body_rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
     body they made `info` quadratic (minutes at a few thousand nodes)."""
     if not scene.bodies:
         return []
-    world = world_matrices(doc.json)
+    with np.errstate(all="ignore"):  # NaN transforms: NaN poses, reported by `validate`, not as warnings
+        world = world_matrices(doc.json)
     mesh_source = document_mesh_source(doc)
     by_body = colliders_by_body(scene)
     nodes = _array(doc.json, "nodes")
@@ -76,10 +78,7 @@ def _body_rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"node": body.node, "name": name if isinstance(name, str) else None,
                                "motion": body.motion.type.value}
         try:
-            own = by_body.get(body.node, [])
-            placed = body_placements(scene, body.node, world, mesh_source, colliders=own)
-            v, com, inertia = combine_parts(placed_mass(p) for _, p in placed)
-            mp = apply_overrides(body, (v * DENSITY, com, inertia * DENSITY), world[body.node])
+            mp = _mass(scene, body, world, mesh_source, by_body.get(body.node, []))
         except (ArithmeticError, ValueError, np.linalg.LinAlgError) as exc:
             # Non-finite or out-of-range sizes/overrides (reported by `validate`): say so, keep the rest.
             row.update(mass="nan", centerOfMass=["nan"] * 3, inertiaDiagonal=["nan"] * 3,
@@ -92,7 +91,20 @@ def _body_rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
     return rows
 
 
+def _mass(scene: PhysicsScene, body: Any, world: list[np.ndarray], mesh_source: Any,
+          colliders: list[int]) -> MassProperties:
+    """``body_mass_properties`` with the shared world matrices, meshes and this body's collider list."""
+    with np.errstate(all="ignore"):  # non-finite sizes give "nan" in the row, not warnings on stderr
+        placed = body_placements(scene, body.node, world, mesh_source, colliders=colliders)
+        v, com, inertia = combine_parts(placed_mass(p) for _, p in placed)
+        return apply_overrides(body, (v * DENSITY, com, inertia * DENSITY), world[body.node])
+
+
 def _num(v: float) -> float | str:
+    if math.isnan(v):
+        return "nan"  # JSON has no NaN
+    if math.isnan(v):
+        return "nan"  # JSON has no NaN
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
     return round(float(v), 9)

@@ -13,7 +13,7 @@ from typing import Literal
 from ..gltf.document import Document
 from ..model import PhysicsScene
 from . import khr_rigid_bodies, omi_body, omi_gravity, omi_seat, omi_vehicle
-from .base import ExtIndex, Loss, ReadContext, WriteContext
+from .base import ExtIndex, Loss, ReadContext, WriteContext, reading
 
 # Every extension name the readers understand, so a writer can strip them before writing the target form.
 PHYSICS_EXTENSIONS: tuple[str, ...] = (
@@ -42,10 +42,11 @@ def read_scene(doc: Document, index: ExtIndex | None = None) -> PhysicsScene:
 
     ``index``: the document's :class:`~.base.ExtIndex` when the caller (the validator) already built one.
     """
-    ctx = ReadContext.for_document(doc, index)
-    ctx.scene.generations = detect_generations(doc, ctx.index)
-    for module in _READERS:
-        module.read(ctx)
+    with reading():
+        ctx = ReadContext.for_document(doc, index)
+        ctx.scene.generations = detect_generations(doc, ctx.index)
+        for module in _READERS:
+            module.read(ctx)
     return ctx.scene
 
 

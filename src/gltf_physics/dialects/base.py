@@ -42,6 +42,14 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+@contextmanager
+def reading() -> Iterator[None]:
+    """What reading a whole document runs under: the GC paused (:func:`gc_paused`) and NumPy quiet about
+    NaN/∞ in transforms (the validator reports those values; frames computed from them are just NaN)."""
+    with gc_paused(), np.errstate(all="ignore"):
+        yield
+
+
 def array(obj: Any, key: str) -> list[Any]:
     """``obj[key]`` when it is an array, else ``[]`` (a wrong type is the validator's to report)."""
     value = obj.get(key) if isinstance(obj, dict) else None
@@ -248,7 +256,8 @@ def index(obj: dict[str, Any], key: str, length: int, ctx: ReadContext, pointer:
         ctx.note("GEN-3", f"{pointer}/{key}", f"'{key}': -1 read as absent; omit the property instead")
         return None
     if not 0 <= v < length:
-        raise ctx.error(f"{pointer}/{key}", f"'{key}' index {v} is outside 0..{length - 1}")
+        where = f"is outside 0..{length - 1}" if length else "points into an empty or missing array"
+        raise ctx.error(f"{pointer}/{key}", f"'{key}' index {v} {where}")
     return v
 
 
