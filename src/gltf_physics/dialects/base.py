@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -187,6 +187,13 @@ class ReadContext:
             base = base @ local_matrix(n if isinstance(n, dict) else {})
             self._world[k] = base
         return self._world[node]
+
+    def generations(self, extensions: tuple[str, ...], detect: Callable[..., dict[str, str]]) -> dict[str, str]:
+        """This family's generations: those ``read_scene`` already detected for the whole document, else
+        ``detect(gltf, index)`` (a family reader called on its own)."""
+        if self.scene.generations:
+            return {k: v for k, v in self.scene.generations.items() if k in extensions}
+        return detect(self.doc.json, self.index)
 
     def ancestors(self, node: int) -> list[int]:
         return list(ancestors(self.parent_of, node))

@@ -311,7 +311,7 @@ def _is_number(v: Any) -> bool:
 
 
 def read(ctx: ReadContext) -> None:
-    gens = detect(ctx.gltf, ctx.index)
+    gens = ctx.generations(EXTENSIONS, detect)
     if not gens:
         return
     _Reader(ctx, next(iter(gens.values()))).run()

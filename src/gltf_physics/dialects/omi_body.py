@@ -112,7 +112,7 @@ def detect(gltf: dict[str, Any], index: ExtIndex | None = None) -> dict[str, str
 
 
 def read(ctx: ReadContext) -> None:
-    gens = detect(ctx.gltf, ctx.index)
+    gens = ctx.generations(EXTENSIONS, detect)
     if not gens:
         return
     shape_gen = gens.get(SHAPE_EXT)

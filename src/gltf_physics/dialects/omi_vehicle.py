@@ -126,7 +126,7 @@ def _settings_objects(index: ExtIndex, name: str) -> list[dict[str, Any]]:
 
 
 def read(ctx: ReadContext) -> None:
-    gen = generation(ctx.gltf, ctx.index)
+    gen = next(iter(ctx.generations(EXTENSIONS, detect).values()), GEN2)
     carriers: set[int] = set()
     for i, ext in ctx.index.nodes_with(BODY):
         carriers.add(i)
