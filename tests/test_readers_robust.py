@@ -19,6 +19,7 @@ from conftest import FIXTURES, all_fixture_files, fixtures_available
 from gltf_physics.dialects import read_scene
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.errors import GltfError
+from gltf_physics.gltf.hierarchy import ancestors, nearest_marked, nearest_strict
 from gltf_physics.gltf.io import load
 from gltf_physics.model import MeshShape, PhysicsScene
 from gltf_physics.summary import summarize
@@ -136,6 +137,19 @@ def test_mutated_documents_read_or_raise_gltf_error_with_a_pointer(data: st.Data
         return
     json.dumps(summary)
     assert len(summary["bodies"]) == len(scene.bodies)
+
+
+@settings(max_examples=200, deadline=None)
+@given(parent_of=st.lists(st.one_of(st.none(), st.integers(0, 11)), min_size=1, max_size=12),
+       marked=st.sets(st.integers(0, 11)))
+def test_nearest_marked_table_equals_the_ancestor_walk(parent_of: list[int | None], marked: set[int]) -> None:
+    """The one-pass BODY-10 ownership table gives what walking each node's ancestors gives, cycles included."""
+    parent_of = [p if p is not None and p < len(parent_of) else None for p in parent_of]
+    table = nearest_marked(parent_of, marked)
+    for node in range(len(parent_of)):
+        strict = next((a for a in ancestors(parent_of, node) if a in marked), None)
+        assert nearest_strict(table, parent_of, node) == strict
+        assert table[node] == (node if node in marked else strict)
 
 
 # ------------------------------------------------------------------ one regression per crash fixed
