@@ -15,8 +15,12 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "load": "api", "save": "api", "convert": "api", "read_scene": "api", "Document": "api",
-    "PhysicsScene": "api", "validate": "validate", "World": "sim",
+    "PhysicsScene": "api", "World": "sim",
 }
+
+
+# Eager, unlike the rest: the subpackage `gltf_physics.validate` would otherwise shadow the function once imported.
+from .validate import validate  # noqa: E402
 
 
 def __getattr__(name: str) -> Any:
