@@ -31,7 +31,8 @@ from ..model import (
     Trigger,
 )
 from .base import WriteContext
-from .khr_joints import settings_json, split_limits
+from .joint_settings import settings_json, split_limits
+from .khr_joints import KHR
 from .khr_shapes import BODIES_EXT, IMPLICIT_SHAPES, shape_json
 
 _EPS = 1e-9
@@ -178,7 +179,7 @@ class _Writer:
         key = (limits, j.drives)
         if key not in self.joint_index:
             self.joint_index[key] = len(self.joint_settings)
-            self.joint_settings.append(settings_json(limits, j.drives))
+            self.joint_settings.append(settings_json(limits, j.drives, KHR))
         part: dict[str, Any] = {"connectedNode": -1, "joint": self.joint_index[key]}
         if j.enable_collision:
             part["enableCollision"] = True

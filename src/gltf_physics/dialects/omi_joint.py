@@ -15,13 +15,17 @@ from typing import Any
 import numpy as np
 
 from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
-from ..model import DriveMode, DriveType, Joint, JointDrive, JointLimit, MotionType, Pose
-from .base import ExtIndex, ReadContext, WriteContext, finite_or_omit, num, to_float
+from ..model import Joint, JointDrive, JointLimit, MotionType, Pose
+from .base import ExtIndex, ReadContext, WriteContext, num
+from .joint_settings import Family, JointSettings, axes, read_settings, settings_json, split_limits
 
 JOINT_EXT = "OMI_physics_joint"
 BODY_EXT = "OMI_physics_body"
 GEN1 = "gen1-constraints"
 GEN2 = "gen2-physicsJoints"
+
+# JOINT-7 on a negative stiffness/maxForce (D-15), JOINT-8 on a bad drive; no KRB-9 pairing on writing.
+OMI = Family(negative_rule="JOINT-7", drive_rule="JOINT-8", note_non_object_drive=True, paired_targets=False)
 
 Owner = Callable[[int], "int | None"]  # node → its nearest motion node (itself or an ancestor)
 
@@ -50,9 +54,7 @@ def read(ctx: ReadContext, generation: str, owner: Owner) -> None:
         ]
         make = lambda node, ext, ptr: _seed_joint(ctx, node, ext, ptr, limits, owner)  # noqa: E731
     else:
-        settings = [
-            _settings(ctx, s, f"{base}/physicsJoints/{i}") for i, s in enumerate(_list(doc, "physicsJoints"))
-        ]
+        settings = read_settings(ctx, doc.get("physicsJoints"), f"{base}/physicsJoints", OMI)
         make = lambda node, ext, ptr: _joint(ctx, node, ext, ptr, settings, owner)  # noqa: E731
     for i, ext in ctx.index.nodes_with(JOINT_EXT):
         if (joint := make(i, ext, f"/nodes/{i}/extensions/{JOINT_EXT}")) is not None:
@@ -81,10 +83,6 @@ def _frame(ctx: ReadContext, body: int | None, node: int) -> Pose:
     return Pose(translation=t, rotation=q)
 
 
-def _axes(obj: dict[str, Any], key: str) -> tuple[int, ...]:
-    return tuple(a for a in _list(obj, key) if isinstance(a, int) and not isinstance(a, bool))
-
-
 # gen1 --------------------------------------------------------------------
 
 
@@ -94,8 +92,8 @@ def _constraint(ctx: ReadContext, obj: Any, pointer: str) -> JointLimit | None:
         ctx.note("JOINT1-1", pointer, "constraint is not an object; ignored")
         return None
     return JointLimit(
-        linear_axes=_axes(obj, "linearAxes"),
-        angular_axes=_axes(obj, "angularAxes"),
+        linear_axes=axes(obj, "linearAxes"),
+        angular_axes=axes(obj, "angularAxes"),
         min=num(obj, "lowerLimit", 0.0),
         max=num(obj, "upperLimit", 0.0),
         stiffness=num(obj, "stiffness", math.inf),
@@ -168,72 +166,8 @@ def later_wins(limits: list[JointLimit]) -> tuple[JointLimit, ...]:
 
 # gen2 --------------------------------------------------------------------
 
-Settings = tuple[tuple[JointLimit, ...], tuple[JointDrive, ...]]
-
-
-def _settings(ctx: ReadContext, obj: Any, pointer: str) -> Settings:
-    obj = obj if isinstance(obj, dict) else {}
-    limits = tuple(
-        _limit(ctx, lim, f"{pointer}/limits/{i}")
-        for i, lim in enumerate(_list(obj, "limits"))
-        if isinstance(lim, dict)
-    )
-    drives = (_drive(ctx, d, f"{pointer}/drives/{i}") for i, d in enumerate(_list(obj, "drives")))
-    return limits, tuple(d for d in drives if d is not None)
-
-
-def _infinite_if_negative(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str) -> float:
-    """Absent ⇒ ∞; negative ⇒ ∞ with a note (JOINT-7, D-15)."""
-    value = num(obj, key, math.inf)
-    if value < 0:
-        ctx.note("JOINT-7", f"{pointer}/{key}", f"negative '{key}' read as infinite (D-15)")
-        return math.inf
-    return value
-
-
-def _limit(ctx: ReadContext, obj: dict[str, Any], pointer: str) -> JointLimit:
-    return JointLimit(
-        linear_axes=_axes(obj, "linearAxes"),
-        angular_axes=_axes(obj, "angularAxes"),
-        min=num(obj, "min", -math.inf),
-        max=num(obj, "max", math.inf),
-        stiffness=_infinite_if_negative(ctx, obj, "stiffness", pointer),
-        damping=num(obj, "damping", 0.0),
-        pointer=pointer,
-    )
-
-
-def _drive(ctx: ReadContext, obj: Any, pointer: str) -> JointDrive | None:
-    obj = obj if isinstance(obj, dict) else {}
-    try:
-        kind, mode = DriveType(obj.get("type")), DriveMode(obj.get("mode"))
-    except ValueError:
-        ctx.note("JOINT-8", pointer, "drive type/mode missing or not understood; drive ignored")
-        return None
-    axis = obj.get("axis")
-    if isinstance(axis, bool) or not isinstance(axis, int):
-        ctx.note("JOINT-8", f"{pointer}/axis", "drive has no integer 'axis'; drive ignored")
-        return None
-    return JointDrive(
-        type=kind,
-        mode=mode,
-        axis=axis,
-        max_force=_infinite_if_negative(ctx, obj, "maxForce", pointer),
-        position_target=_optional(obj, "positionTarget"),
-        velocity_target=_optional(obj, "velocityTarget"),
-        stiffness=num(obj, "stiffness", 0.0),
-        damping=num(obj, "damping", 0.0),
-        pointer=pointer,
-    )
-
-
-def _optional(obj: dict[str, Any], key: str) -> float | None:
-    v = obj.get(key)
-    return to_float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-
-
 def _joint(
-    ctx: ReadContext, node: int, ext: dict[str, Any], pointer: str, settings: list[Settings], owner: Owner
+    ctx: ReadContext, node: int, ext: dict[str, Any], pointer: str, settings: list[JointSettings], owner: Owner
 ) -> Joint | None:
     index = ext.get("joint")
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(settings):
@@ -338,7 +272,7 @@ def write(ctx: WriteContext) -> None:
         j = _oriented(ctx, j)
         if j is None:
             continue
-        data = settings_json(split_limits(j.limits), j.drives)
+        data = settings_json(split_limits(j.limits), j.drives, OMI)
         if data not in settings:
             settings.append(data)
         name = _name(ctx, j.node) or "Joint"
@@ -450,67 +384,6 @@ def swapped(ctx: WriteContext, j: Joint) -> Joint:
         connected_node=j.node if j.connected_node is not None else None,
         pointer=j.pointer,
     )
-
-
-def split_limits(limits: tuple[JointLimit, ...]) -> tuple[JointLimit, ...]:
-    """A limit with both axis kinds becomes two limits with the same range (D-4, JOINT-5)."""
-    out: list[JointLimit] = []
-    for lim in limits:
-        kinds = (
-            [(lim.linear_axes, ()), ((), lim.angular_axes)]
-            if lim.linear_axes and lim.angular_axes
-            else [(lim.linear_axes, lim.angular_axes)]
-        )
-        for lin, ang in kinds:
-            out.append(
-                JointLimit(
-                    linear_axes=lin,
-                    angular_axes=ang,
-                    min=lim.min,
-                    max=lim.max,
-                    stiffness=lim.stiffness,
-                    damping=lim.damping,
-                )
-            )
-    return tuple(out)
-
-
-def settings_json(limits: tuple[JointLimit, ...], drives: tuple[JointDrive, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if limits:
-        out["limits"] = [_limit_json(lim) for lim in limits]
-    if drives:
-        out["drives"] = [_drive_json(d) for d in drives]
-    return out
-
-
-def _limit_json(lim: JointLimit) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if lim.linear_axes:
-        out["linearAxes"] = list(lim.linear_axes)
-    if lim.angular_axes:
-        out["angularAxes"] = list(lim.angular_axes)
-    # Absent min/max = unbounded, absent stiffness = hard. A seed limit's 0/0 range and damping 1.0 are
-    # explicit numbers in the model, so they are written (the defaults changed in gen2, DIGEST §10.1).
-    for key, value in (("min", lim.min), ("max", lim.max), ("stiffness", lim.stiffness)):
-        if (v := finite_or_omit(value)) is not None:
-            out[key] = v
-    if lim.damping != 0.0:
-        out["damping"] = lim.damping
-    return out
-
-
-def _drive_json(d: JointDrive) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": d.type.value, "mode": d.mode.value, "axis": d.axis}
-    if (f := finite_or_omit(d.max_force)) is not None:
-        out["maxForce"] = f
-    for key, value in (("positionTarget", d.position_target), ("velocityTarget", d.velocity_target)):
-        if value is not None:
-            out[key] = value
-    for key, value in (("stiffness", d.stiffness), ("damping", d.damping)):
-        if value != 0.0:
-            out[key] = value
-    return out
 
 
 def add_root(gltf: dict[str, Any], node: int) -> None:
