@@ -21,8 +21,8 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import ancestors, nearest_marked, parents
-from ..gltf.transforms import local_matrix
-from ..model import PhysicsScene, ReadNote, Shape
+from ..gltf.transforms import decompose, local_matrix, trs_matrix
+from ..model import PhysicsScene, Pose, ReadNote, Shape
 
 
 @contextmanager
@@ -310,6 +310,16 @@ class WriteContext:
 
     def loss(self, code: str, pointer: str, message: str) -> None:
         self.losses.append(Loss(code, pointer, message))
+
+
+def frame_node(body_world: np.ndarray | None, frame: Pose) -> tuple[np.ndarray, np.ndarray]:
+    """(local, world) matrices of a new node posed at ``frame`` in the body's rigid frame (its scale and shear
+    left out, DIGEST §11 "Joint frames"): local = world(B)⁻¹·rigid(B)·frame. ``None``: a world-space frame."""
+    pose = trs_matrix(frame.translation, frame.rotation)
+    if body_world is None:
+        return pose, pose
+    world = trs_matrix(*decompose(body_world)[:2]) @ pose
+    return np.linalg.inv(body_world) @ world, world
 
 
 def finite_or_omit(value: float) -> float | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import DriveMode, DriveType, JointDrive, JointLimit
-from .base import ReadContext, finite_or_omit, num, to_float
+from .base import ReadContext, array, finite_or_omit, num, to_float
 
 JointSettings = tuple[tuple[JointLimit, ...], tuple[JointDrive, ...]]
 
@@ -43,8 +43,8 @@ def read_settings(ctx: ReadContext, items: Any, pointer: str, family: Family) ->
 
 def read_one(ctx: ReadContext, obj: Any, pointer: str, family: Family) -> JointSettings:
     obj = obj if isinstance(obj, dict) else {}
-    limits = _list(obj, "limits")
-    drives = _list(obj, "drives") if family.drives else []
+    limits = array(obj, "limits")
+    drives = array(obj, "drives") if family.drives else []
     read_limits = (
         _limit(ctx, lim, f"{pointer}/limits/{i}", family) for i, lim in enumerate(limits) if isinstance(lim, dict)
     )
@@ -52,14 +52,9 @@ def read_one(ctx: ReadContext, obj: Any, pointer: str, family: Family) -> JointS
     return tuple(read_limits), tuple(d for d in read_drives if d is not None)
 
 
-def _list(obj: dict[str, Any], key: str) -> list[Any]:
-    v = obj.get(key)
-    return v if isinstance(v, list) else []
-
-
 def axes(obj: dict[str, Any], key: str) -> tuple[int, ...]:
     """The integer entries of ``obj[key]`` (other entries are the validator's business)."""
-    return tuple(a for a in _list(obj, key) if isinstance(a, int) and not isinstance(a, bool))
+    return tuple(a for a in array(obj, key) if isinstance(a, int) and not isinstance(a, bool))
 
 
 def _infinite_if_negative(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str, rule: str) -> float:

@@ -12,10 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from ..gltf.hierarchy import ancestors, descendants, parents
-from ..gltf.transforms import decompose, trs_matrix, world_matrices
+from ..gltf.transforms import decompose, world_matrices
 from ..model import (
     IDENTITY_QUAT,
     Body,
@@ -30,7 +28,7 @@ from ..model import (
     Shape,
     Trigger,
 )
-from .base import WriteContext
+from .base import WriteContext, frame_node
 from .joint_settings import settings_json, split_limits
 from .khr_joints import KHR
 from .khr_shapes import BODIES_EXT, IMPLICIT_SHAPES, shape_json
@@ -208,19 +206,13 @@ class _Writer:
 
     def _attach(self, body: int | None, pose: Pose, name: str) -> int:
         """A new node whose world pose is ``pose`` in ``body``'s rigid frame: local = world(B)⁻¹·frame."""
-        frame = trs_matrix(pose.translation, pose.rotation)
-        if body is None:
-            local, parent = frame, None
-        else:
-            bt, bq, _ = decompose(self.world[body])
-            local = np.linalg.inv(self.world[body]) @ trs_matrix(bt, bq) @ frame
-            parent = body
+        local, _ = frame_node(self.world[body] if body is not None else None, pose)
         t, q, s = decompose(local)
         node: dict[str, Any] = {"name": name, "translation": list(t), "rotation": list(q)}
         if any(abs(c - 1.0) > _EPS for c in s):
             node["scale"] = list(s)
-        index = self.ctx.add_node(node, parent)
-        if parent is None:
+        index = self.ctx.add_node(node, body)
+        if body is None:
             self._add_to_scene(index)
         return index
 

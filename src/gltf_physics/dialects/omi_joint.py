@@ -16,7 +16,7 @@ import numpy as np
 
 from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
 from ..model import Joint, JointDrive, JointLimit, MotionType, Pose
-from .base import ExtIndex, ReadContext, WriteContext, num
+from .base import ExtIndex, ReadContext, WriteContext, array, frame_node, num
 from .joint_settings import Family, JointSettings, axes, read_settings, settings_json, split_limits
 
 JOINT_EXT = "OMI_physics_joint"
@@ -50,7 +50,7 @@ def read(ctx: ReadContext, generation: str, owner: Owner) -> None:
     make: Callable[[int, dict[str, Any], str], Joint | None]
     if generation == GEN1:
         limits = [
-            _constraint(ctx, c, f"{base}/constraints/{i}") for i, c in enumerate(_list(doc, "constraints"))
+            _constraint(ctx, c, f"{base}/constraints/{i}") for i, c in enumerate(array(doc, "constraints"))
         ]
         make = lambda node, ext, ptr: _seed_joint(ctx, node, ext, ptr, limits, owner)  # noqa: E731
     else:
@@ -59,11 +59,6 @@ def read(ctx: ReadContext, generation: str, owner: Owner) -> None:
     for i, ext in ctx.index.nodes_with(JOINT_EXT):
         if (joint := make(i, ext, f"/nodes/{i}/extensions/{JOINT_EXT}")) is not None:
             ctx.scene.joints.append(joint)
-
-
-def _list(obj: dict[str, Any], key: str) -> list[Any]:
-    v = obj.get(key)
-    return v if isinstance(v, list) else []
 
 
 def _node_index(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str) -> int | None:
@@ -115,7 +110,7 @@ def _seed_joint(
     if node_a is None or node_b is None:
         return None
     chosen: list[JointLimit] = []
-    for k, c in enumerate(_list(ext, "constraints")):
+    for k, c in enumerate(array(ext, "constraints")):
         if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(constraints) and constraints[c]:
             chosen.append(constraints[c])  # type: ignore[arg-type]
         else:
@@ -235,10 +230,7 @@ class _Placer:
 
     def add(self, body: int | None, frame: Pose, name: str) -> int:
         """A node posed at ``frame`` relative to ``body`` (world when None): local = world(B)⁻¹·world(J)."""
-        target = self.world[body] if body is not None else np.eye(4)
-        rigid = trs_matrix(*decompose(target)[:2]) if body is not None else np.eye(4)
-        joint_world = rigid @ trs_matrix(frame.translation, frame.rotation)
-        local = np.linalg.inv(target) @ joint_world
+        local, joint_world = frame_node(self.world[body] if body is not None else None, frame)
         node = _local_json(local, name)
         i = self.ctx.add_node(node, body)
         if body is None:  # a world-space frame: a root node of the default scene
