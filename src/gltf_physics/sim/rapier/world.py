@@ -2,12 +2,21 @@
 
 Bodies: one Rapier body per motion node, at the node's world pose without scale: dynamic; KHR ``isKinematic``
 → velocity-based kinematic keeping its initial velocities; OMI ``kinematic`` → position-based kinematic (it
-moves only when something sets its pose: file animations are not sampled yet); ``static`` motion → fixed.
-Colliders without a motion ancestor are parentless (static) colliders. Initial velocities are in node space
-(D-9), rotated into world. Mass properties come from ``model.mass`` and are set explicitly (colliders have
-density 0, so Rapier adds nothing); an infinite mass or principal inertia is passed as 0, which Rapier
-treats as infinite (inverse 0) in the principal frame, rotated frames included; translations (infinite mass)
-or all rotations (all three infinite) are also locked outright.
+moves only when something sets its pose); ``static`` motion → fixed. Colliders without a motion ancestor are
+parentless (static) colliders.
+
+File animation (``sim/animation.py``, DIGEST §11 "animation wins"): a body whose node is animated (itself or
+an ancestor below its nearest motion ancestor) becomes a position-based kinematic body, whatever its motion
+type; static colliders and triggers under an animated node hang on their own position-based kinematic body
+(one per node, not a body node: not traced). Before every engine step each follower's next kinematic pose is
+set to its sampled world pose (scale removed) at that step's end time, so Rapier derives its velocities and
+contacts carry dynamic bodies. The build uses the animation's t = 0 pose for every node. Shapes keep their
+build scale, and a collider animated relative to its own body stays where it was at t = 0.
+
+Initial velocities are in node space (D-9), rotated into world. Mass properties come from ``model.mass``
+and are set explicitly (colliders have density 0, so Rapier adds nothing); an infinite mass or principal
+inertia is passed as 0, which Rapier treats as infinite (inverse 0) in the principal frame, rotated frames
+included; translations (infinite mass) or all rotations (all three infinite) are also locked outright.
 
 Triggers: sensors reporting enter/exit per (trigger node, other node) through ``sim.triggers``; a member of a
 compound (``nodes``) trigger reports as the compound node. Sensors see every body type (a static trigger sees
@@ -47,6 +56,7 @@ from ...model.mass import (
     place_shape,
     placed_mass,
 )
+from ..animation import AnimationSchedule
 from ..errors import SimulationError
 from ..triggers import TriggerTracker
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, material_of, native
@@ -71,7 +81,12 @@ class RapierWorld:
             raise SimulationError(f"rate must be > 0 and substeps ≥ 1 (got {rate}, {substeps})")
         self.scene = scene
         self.doc_json: dict[str, Any] = scene.document.json if scene.document is not None else {}
-        self._world_m = world_matrices(self.doc_json)
+        self.animation = AnimationSchedule.for_scene(scene)  # None: no animation, nothing changes
+        self._world_m = (world_matrices(self.doc_json) if self.animation is None
+                         else self.animation.world_all(0.0))
+        self._followers: list[tuple[rp.RigidBodyHandle, int]] = []  # (kinematic handle, animated node)
+        self._static_follower: dict[int, rp.RigidBodyHandle] = {}  # static collider node → its body
+        self._motion_nodes = frozenset(b.node for b in scene.bodies)
         if mesh_source is None and scene.document is not None:
             mesh_source = document_mesh_source(scene.document)
         self._mesh_source = mesh_source
@@ -138,9 +153,10 @@ class RapierWorld:
             solids.extend((k, p, handle) for k, p in placed)
         for k, col in enumerate(self.scene.colliders):
             if col.body is None or col.body not in self.handle_of:
-                p = place_shape(col.shape, self._world_m[col.node], self._mesh_source)
+                parent, rel = self._static_parent(col.node)
+                p = place_shape(col.shape, rel, self._mesh_source)
                 if p is not None:
-                    solids.append((k, p, None))
+                    solids.append((k, p, parent))
         self._add_solids(solids)
         self._add_triggers()
 
@@ -150,7 +166,10 @@ class RapierWorld:
         rot = frame[:3, :3]
         t, q = frame[:3, 3], matrix_to_quat(rot)
         linvel, angvel = rot @ np.asarray(m.linear_velocity), rot @ np.asarray(m.angular_velocity)  # D-9
-        if m.type is MotionType.STATIC:
+        animated = self._animated_body(body.node)
+        if animated:  # animation wins over simulation (DIGEST §11)
+            builder = rp.RigidBody.kinematic_position_based()
+        elif m.type is MotionType.STATIC:
             builder = rp.RigidBody.fixed()
         elif m.type is MotionType.KINEMATIC and body_family(body) == "omi":
             builder = rp.RigidBody.kinematic_position_based()
@@ -166,9 +185,31 @@ class RapierWorld:
         handle = self.world.add_body(builder.position((tuple(t), tuple(q))))
         self.handle_of[body.node] = handle
         self.node_of[handle] = body.node
-        if m.type is not MotionType.STATIC:
+        if m.type is not MotionType.STATIC or animated:
             self.moving_nodes.append(body.node)
+        if animated:
+            self._followers.append((handle, body.node))
         return handle
+
+    def _animated_body(self, node: int) -> bool:
+        if self.animation is None:
+            return False
+        return self.animation.animated_within(node, self._motion_nodes)
+
+    def _static_parent(self, node: int) -> tuple[rp.RigidBodyHandle | None, np.ndarray]:
+        """Where a collider/trigger without a body hangs: nothing (world pose), or, under an animated node,
+        a position-based kinematic body following that node (pose relative to it: its scale only)."""
+        world = self._world_m[node]
+        if self.animation is None or not self.animation.animated_within(node):
+            return None, world
+        frame = body_frame(world)
+        handle = self._static_follower.get(node)
+        if handle is None:
+            builder = rp.RigidBody.kinematic_position_based().position(
+                (tuple(frame[:3, 3]), matrix_to_quat(frame[:3, :3])))
+            handle = self._static_follower[node] = self.world.add_body(builder)
+            self._followers.append((handle, node))
+        return handle, np.linalg.inv(frame) @ world
 
     def _mass(self, body: Body, placed: list[tuple[int, PlacedShape]], density: float) -> MassProperties:
         parts = []
@@ -231,6 +272,8 @@ class RapierWorld:
             rel = self._world_m[trig.node]
             if parent is not None:
                 rel = np.linalg.inv(body_frame(self._world_m[trig.body])) @ rel
+            else:
+                parent, rel = self._static_parent(trig.node)
             placed = place_shape(trig.shape, rel, self._mesh_source)
             if placed is None:
                 continue
@@ -258,6 +301,8 @@ class RapierWorld:
     def step(self) -> None:
         """One step of 1/rate s: ``substeps`` Rapier steps, each preceded by the joint driver's update."""
         for _ in range(self.substeps):
+            if self._followers:
+                self._follow_animation((self.substep_count + 1) / self._frequency)
             if self.joints is not None:
                 self.joints.before_step(self.dt)
             for controller in self.controllers:
@@ -267,6 +312,14 @@ class RapierWorld:
             self.substep_count += 1
             self._check_finite()
             self._drain_events(before)
+
+    def _follow_animation(self, t: float) -> None:
+        """Aim every animated kinematic body at its sampled pose at ``t`` (the coming step's end)."""
+        bodies, anim = self.world.rigid_bodies, self.animation
+        for handle, node in self._followers:
+            frame = body_frame(anim.world(node, t))  # type: ignore[union-attr]
+            bodies[handle].set_next_kinematic_position(
+                (tuple(frame[:3, 3]), matrix_to_quat(frame[:3, :3])))
 
     def _drain_events(self, time: float) -> None:
         info = self._info
