@@ -24,6 +24,7 @@ from gltf_physics.model.mass import (
     body_mass_properties,
     capsule_points,
     convex_hull,
+    has_axes,
     is_closed,
     mesh_mass,
     place_shape,
@@ -182,3 +183,30 @@ def test_open_trimesh_and_plane_have_no_volume():
 def test_flat_points_have_an_empty_hull():
     flat = np.array([[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1], [0.5, 0, 0.5]], dtype=float)
     assert convex_hull(flat).shape == (0, 3)
+
+
+def test_given_colliders_and_world_only_count_that_body():
+    # Two bodies, a 1 m cube each (1000 kg); body 0 also has a second cube at x = 2 ⇒ 2000 kg, centre x = 1.
+    # colliders=[0, 2] is body 0's list as colliders_by_body gives it; world is the precomputed matrices.
+    nodes = [{}, {"translation": [5.0, 0.0, 0.0]}, {"translation": [2.0, 0.0, 0.0]}]
+    cube = Box((1.0, 1.0, 1.0))
+    s = scene(nodes, [Body(0, Motion()), Body(1, Motion())],
+              [Collider(0, cube, body=0), Collider(1, cube, body=1), Collider(2, cube, body=0)])
+    world = [np.eye(4), np.eye(4), np.eye(4)]
+    world[1][0, 3], world[2][0, 3] = 5.0, 2.0
+    mp = body_mass_properties(s, s.bodies[0], world=world, colliders=[0, 2])
+    assert (mp.mass, mp.center_of_mass) == (pytest.approx(2000.0), pytest.approx((1.0, 0.0, 0.0)))
+    assert body_mass_properties(s, s.bodies[0]) == mp  # the same as searching the scene
+    assert body_mass_properties(s, s.bodies[0], colliders=[0]).mass == pytest.approx(1000.0)
+
+
+def test_huge_sphere_gives_inf_and_nan_not_an_exception():
+    # r = 1e200: r³ overflows a double (r**3 raised OverflowError). Volume and mass are +inf; inf·0 in the
+    # rotation to the body frame makes the tensor NaN, so there are no principal axes (eigh raised
+    # LinAlgError): has_axes() is False and `info` reports the body as "nan" with an error.
+    with np.errstate(all="ignore"):
+        mp = one_shape(Sphere(1e200))
+    assert mp.mass == math.inf
+    assert all(math.isnan(v) for v in (*mp.inertia_diagonal, *mp.inertia_orientation))
+    assert has_axes(mp) is False
+    assert has_axes(one_shape(Sphere(0.5))) is True

@@ -11,15 +11,7 @@ import numpy as np
 from .gltf.document import Document
 from .gltf.transforms import world_matrices
 from .model import PhysicsScene, shape_kind
-from .model.mass import (
-    MassProperties,
-    apply_overrides,
-    body_placements,
-    colliders_by_body,
-    combine_parts,
-    document_mesh_source,
-    placed_mass,
-)
+from .model.mass import body_mass_properties, colliders_by_body, document_mesh_source, has_axes
 
 DENSITY = 1000.0  # kg/m³, body_mass_properties' default: what `info` has always reported
 
@@ -78,31 +70,29 @@ def _body_rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"node": body.node, "name": name if isinstance(name, str) else None,
                                "motion": body.motion.type.value}
         try:
-            mp = _mass(scene, body, world, mesh_source, by_body.get(body.node, []))
-        except (ArithmeticError, ValueError, np.linalg.LinAlgError) as exc:
-            # Non-finite or out-of-range sizes/overrides (reported by `validate`): say so, keep the rest.
-            row.update(mass="nan", centerOfMass=["nan"] * 3, inertiaDiagonal=["nan"] * 3,
-                       inertiaOrientation=["nan"] * 4, error=f"mass properties cannot be computed: {exc}")
+            with np.errstate(all="ignore"):  # non-finite sizes give "nan" in the row, not warnings on stderr
+                mp = body_mass_properties(scene, body, DENSITY, mesh_source, world=world,
+                                          colliders=by_body.get(body.node, []))
+        except (ArithmeticError, ValueError) as exc:  # e.g. unreadable mesh data
+            _unknown(row, str(exc))
         else:
-            row.update(mass=_num(mp.mass), centerOfMass=[_num(v) for v in mp.center_of_mass],
-                       inertiaDiagonal=[_num(v) for v in mp.inertia_diagonal],
-                       inertiaOrientation=[_num(v) for v in mp.inertia_orientation])
+            if has_axes(mp):
+                row.update(mass=_num(mp.mass), centerOfMass=[_num(v) for v in mp.center_of_mass],
+                           inertiaDiagonal=[_num(v) for v in mp.inertia_diagonal],
+                           inertiaOrientation=[_num(v) for v in mp.inertia_orientation])
+            else:  # Non-finite or out-of-range sizes/transforms/overrides (reported by `validate`)
+                _unknown(row, "the inertia tensor is NaN (non-finite or overflowing sizes, transforms or overrides)")
         rows.append(row)
     return rows
 
 
-def _mass(scene: PhysicsScene, body: Any, world: list[np.ndarray], mesh_source: Any,
-          colliders: list[int]) -> MassProperties:
-    """``body_mass_properties`` with the shared world matrices, meshes and this body's collider list."""
-    with np.errstate(all="ignore"):  # non-finite sizes give "nan" in the row, not warnings on stderr
-        placed = body_placements(scene, body.node, world, mesh_source, colliders=colliders)
-        v, com, inertia = combine_parts(placed_mass(p) for _, p in placed)
-        return apply_overrides(body, (v * DENSITY, com, inertia * DENSITY), world[body.node])
+def _unknown(row: dict[str, Any], reason: str) -> None:
+    """Say the body's mass properties cannot be computed, keeping the rest of the row."""
+    row.update(mass="nan", centerOfMass=["nan"] * 3, inertiaDiagonal=["nan"] * 3, inertiaOrientation=["nan"] * 4,
+               error=f"mass properties cannot be computed: {reason}")
 
 
 def _num(v: float) -> float | str:
-    if math.isnan(v):
-        return "nan"  # JSON has no NaN
     if math.isnan(v):
         return "nan"  # JSON has no NaN
     if math.isinf(v):

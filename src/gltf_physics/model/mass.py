@@ -193,7 +193,7 @@ def placed_mass(p: PlacedShape) -> Part:
         return _to_parent(v, np.zeros(3), local, p)
     if p.kind == "sphere":
         (r,) = p.params
-        v = 4 / 3 * math.pi * r**3
+        v = 4 / 3 * math.pi * r * r * r  # products, not **: a huge r gives inf, ** raises OverflowError
         return _to_parent(v, np.zeros(3), np.eye(3) * 0.4 * v * r * r, p)
     if p.kind == "capsule":
         return _to_parent(*_revolution(_capsule_profile(*p.params)), p)
@@ -232,7 +232,7 @@ def _capsule_profile(hh: float, rb: float, rt: float) -> list[Profile]:
 
 
 def _sphere_piece(c: float, r: float, y0: float, y1: float) -> Profile:
-    return y0, y1, lambda y: math.sqrt(max(r * r - (y - c) ** 2, 0.0))
+    return y0, y1, lambda y: math.sqrt(max(r * r - (y - c) * (y - c), 0.0))
 
 
 
@@ -245,7 +245,8 @@ def _revolution(pieces: Iterable[Profile]) -> Part:
         half = (y1 - y0) / 2
         for x, w in zip(_GL_X, _GL_W, strict=True):
             y = y0 + half * (x + 1)
-            r2 = radius(y) ** 2
+            r = radius(y)
+            r2 = r * r
             dv = w * half * math.pi * r2  # disc of radius r, thickness dy
             v += dv
             my += dv * y
@@ -443,7 +444,13 @@ def combine_parts(parts: Iterable[Part]) -> Part:
 
 
 def principal_axes(inertia: np.ndarray) -> tuple[Vec3, Quat]:
-    """Diagonal and xyzw orientation with I = R·diag(d)·Rᵀ; an (almost) diagonal tensor keeps its axes."""
+    """Diagonal and xyzw orientation with I = R·diag(d)·Rᵀ; an (almost) diagonal tensor keeps its axes.
+
+    A tensor with a NaN (from non-finite sizes, transforms or overrides) has no axes: all NaN (eigh would
+    raise LinAlgError); callers such as ``info`` check :func:`has_axes`.
+    """
+    if np.isnan(inertia).any():
+        return (math.nan,) * 3, (math.nan,) * 4  # type: ignore[return-value]
     scale = float(np.abs(inertia).max()) or 1.0
     off = inertia - np.diag(np.diag(inertia))
     if float(np.abs(off).max()) <= 1e-9 * scale:
@@ -542,12 +549,25 @@ def apply_overrides(body: Body, computed: Part, node_world: np.ndarray) -> MassP
 
 def body_mass_properties(scene: PhysicsScene, body: Body, density: float = 1000.0,
                          mesh_source: MeshSource | None = None, *,
-                         world: list[np.ndarray] | None = None) -> MassProperties:
-    """Mass properties of ``body`` in its body frame (its node's world pose without scale)."""
+                         world: list[np.ndarray] | None = None,
+                         colliders: list[int] | None = None) -> MassProperties:
+    """Mass properties of ``body`` in its body frame (its node's world pose without scale).
+
+    For many bodies pass what is shared, so the whole scene costs linear time: ``world`` (the document's
+    world matrices), ``mesh_source`` and ``colliders`` (this body's collider indices, from
+    :func:`colliders_by_body`). Without them each call recomputes the matrices and searches every collider.
+    Non-finite inputs give inf/NaN values, never an exception (:func:`has_axes` tells the NaN case).
+    """
     if world is None:
         world = world_matrices(scene.document.json if scene.document is not None else {})
     if mesh_source is None and scene.document is not None:
         mesh_source = document_mesh_source(scene.document)
-    parts = [placed_mass(p) for _, p in body_placements(scene, body.node, world, mesh_source)]
+    placed = body_placements(scene, body.node, world, mesh_source, colliders=colliders)
+    parts = [placed_mass(p) for _, p in placed]
     v, com, inertia = combine_parts(parts)
     return apply_overrides(body, (v * density, com, inertia * density), world[body.node])
+
+
+def has_axes(mp: MassProperties) -> bool:
+    """False when the principal axes could not be found (NaN inertia, see :func:`principal_axes`)."""
+    return not any(math.isnan(q) for q in mp.inertia_orientation)
