@@ -173,3 +173,21 @@ def test_simulate_bad_options_exit_2(args: list[str], message: str) -> None:
     r = run("simulate", EXAMPLE, *args)
     assert r.returncode == 2
     assert r.stderr.strip() == message
+
+
+def test_info_text_lists_generations_and_counts() -> None:
+    r = CliRunner().invoke(app, ["info", str(EXAMPLE)])
+    assert r.exit_code == 0, r.output
+    lines = [line.rstrip() for line in r.stdout.splitlines()]
+    assert lines[1:11] == [
+        "  OMI_physics_shape: gen4-tapered",
+        "  OMI_physics_body: gen4-materials",
+        "  OMI_physics_joint: gen2-physicsJoints",
+        "  nodes: 9",
+        "  bodies: static 2, dynamic 4",
+        "  shapes: box 4, sphere 2",
+        "  colliders: 5",
+        "  triggers: 1",
+        "  joints: 1",
+        "  materials: 2",
+    ]

@@ -74,8 +74,11 @@ def _print_summary(s: dict[str, Any]) -> None:
     out.print(f"[bold]{s['file']}[/bold]")
     for ext, gen in s["generations"].items():
         out.print(f"  {ext}: {gen}")
-    counts = {k: v for k, v in s["counts"].items() if v}
-    out.print("  " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    for key, value in s["counts"].items():
+        if isinstance(value, dict) and value:  # bodies by motion type, shapes by kind
+            out.print(f"  {key}: " + ", ".join(f"{kind} {n}" for kind, n in value.items()))
+        elif value and not isinstance(value, dict):
+            out.print(f"  {key}: {value}")
     if s["worldGravity"] is not None:
         out.print(f"  world gravity {s['worldGravity']}")
     if not s["bodies"]:
