@@ -283,13 +283,10 @@ UPGRADE_LOSSY = {
 # newest OMI → KHR → OMI: lossless (§10.2) except where the OMI file uses what KHR cannot say. Value: the
 # loss code the OMI → KHR step reports for it. (The other lossy edge, a static motion nested under a dynamic
 # body, is in no official fixture: test_convert_values.test_nested_static_motion_to_khr_is_a_listed_loss.)
-_STATIC_JOINT = ("JOINT-9", "a joint to a static body becomes a joint to the world (static motion = no motion "
-                 "in KHR): its colliders lose the jointed-pair exclusion and may collide with the other side")
-OMI_KHR_OMI_LOSSY: dict[str, tuple[str, str]] = {
-    f"OMI_physics_joint/{gen}/{name}.gltf": _STATIC_JOINT
-    for gen in ("gen1-constraints", "gen2-physicsJoints")
-    for name in ("hanging_rope", "pendulum_balls", "rope_railing", "slider_ball", "swing_and_slide")
-} | {"OMI_physics_joint/gen1-constraints-omi-collider/slider_ball.gltf": _STATIC_JOINT}
+# The joints to a static body (JOINT-9) left this list: the runtime keeps a bodiless joint side's static
+# partner colliders apart from the other side (sim/rapier/world.py), and in every official file that partner
+# is exactly the static body's colliders, so the KHR writer loses nothing there.
+OMI_KHR_OMI_LOSSY: dict[str, tuple[str, str]] = {}
 
 # newest KHR → OMI → KHR: lossless except where KHR uses what OMI cannot say.
 KHR_OMI_KHR_LOSSY: dict[str, tuple[str, str]] = {

@@ -221,9 +221,8 @@ SAME_MOTION = [
     ("OMI_physics_joint/gen2-physicsJoints/simple_joint.gltf", "khr"),  # a pin between two dynamic bodies
     ("OMI_physics_joint/gen1-constraints/simple_joint.gltf", "khr"),  # seed joint → new joint nodes
 ]
-# Not here, with reasons: the OMI joint files whose joints end on a static body (JOINT-9 loss: in KHR the
-# pair's collision exclusion is gone, e.g. slider_ball's ball then rests on its rail instead of hanging
-# from the soft slider); KHR JointTypes (D-14 approximate swaps).
+# Not here, with reasons: KHR JointTypes (D-14 approximate swaps). The OMI joints to a static body move
+# the same in KHR too (JOINT-9 static partners): tests/test_sim_joint_static.py.
 
 
 @pytest.mark.parametrize(("relative", "to"), SAME_MOTION)

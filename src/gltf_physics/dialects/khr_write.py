@@ -192,17 +192,35 @@ class _Writer:
         self._part(joint_node, "joint", part)
 
     def _static_side(self, j: Joint) -> None:
-        """A static motion becomes no motion (§10.2), so a joint to it becomes a joint to the world: KHR has
-        no body left whose colliders the jointed pair rule (JOINT-9) keeps from colliding with the other
-        side. Listed when that changes something (colliders there, enableCollision false)."""
+        """A static motion becomes no motion (§10.2), so a joint to it becomes a joint to the world. The
+        runtime still keeps the jointed pair apart (JOINT-9) through the side's static partner: the no-motion
+        colliders under the nearest ancestor-or-self of the side's node that has any. Listed when that group
+        is not exactly the static body's colliders (and enableCollision is false, so it matters)."""
         if j.enable_collision:
             return
         static = {b.node for b in self.scene.bodies if b.motion.type is MotionType.STATIC}
-        for side in (j.body_a, j.body_b):
-            if side in static and any(c.body == side for c in self.scene.colliders):
-                self.ctx.loss("JOINT-9", j.pointer, f"joint to static body {side}: written as a joint to "
-                              "the world, so its colliders are no longer excluded from colliding with the "
-                              "other side")
+        n_file = len(self.world)
+        own_nodes = j.connected_node is not None and 0 <= j.node < n_file and 0 <= j.connected_node < n_file
+        for body, node in ((j.body_a, j.node), (j.body_b, j.connected_node)):
+            if body not in static or not any(c.body == body for c in self.scene.colliders):
+                continue
+            side = node if own_nodes else body  # else a new leaf under the body: the same walk
+            if not self._partner_kept(body, side, static):  # type: ignore[arg-type]
+                self.ctx.loss("JOINT-9", j.pointer, f"joint to static body {body}: written as a joint to the "
+                              "world, and the no-motion colliders paired with that side are not exactly the "
+                              "body's, so the jointed-pair collision exclusion changes")
+
+    def _partner_kept(self, body: int, side: int, static: set[int]) -> bool:
+        """Whether the static partner of a joint side at ``side`` in the KHR output is ``body``'s colliders."""
+        no_motion = {c.node for c in self.scene.colliders if c.body is None or c.body in static}
+        covered = set(no_motion)
+        for c in no_motion:
+            covered.update(ancestors(self.parent_of, c))
+        group = next((a for a in (side, *ancestors(self.parent_of, side)) if a in covered), None)
+        if group is None:
+            return False
+        subtree = {group, *descendants(self.gltf, group)}
+        return no_motion & subtree == {c.node for c in self.scene.colliders if c.body == body}
 
     def _attach(self, body: int | None, pose: Pose, name: str) -> int:
         """A new node whose world pose is ``pose`` in ``body``'s rigid frame: local = world(B)⁻¹·frame."""

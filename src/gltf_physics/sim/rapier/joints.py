@@ -3,7 +3,9 @@
 ``build_joints(rw, scene)`` turns every ``scene.joints`` entry into Rapier ``GenericJoint``s between the two
 bodies (body 1 = ``body_a`` with ``local_frame1 = frame_a``, body 2 = ``body_b`` with ``frame_b``; a side
 whose body is ``None`` is ``rw.ground``, its frame already in world space; a side on a node without a body
-of its own is the ground too, its frame moved into world space) and returns a ``JointDriver`` whose
+of its own is the ground too, its frame moved into world space; either is instead the fixed body of its
+static partner colliders when ``rw.joint_anchor`` names one for the side's node, frame relative to it, so
+the contact setting below reaches those colliders (JOINT-9)) and returns a ``JointDriver`` whose
 ``before_step(dt)`` the world calls before every step.
 
 Hard limits (stiffness ∞) are Rapier rows; the KHR metric of each row is what is enforced:
@@ -234,8 +236,8 @@ class JointDriver:
         if joint.body_a is None and joint.body_b is None:
             self.notes.append(f"joint {index}: neither side has a body; ignored")
             return
-        a = _side(self.rw, joint.body_a, joint.frame_a)
-        b = _side(self.rw, joint.body_b, joint.frame_b)
+        a = _side(self.rw, joint.body_a, joint.frame_a, joint.node if joint.node >= 0 else None)
+        b = _side(self.rw, joint.body_b, joint.frame_b, joint.connected_node)
         if a.handle == b.handle:
             self.notes.append(f"joint {index}: both sides are the same (or static) body; ignored")
             return
@@ -265,15 +267,26 @@ def build_joints(rw: Any, scene: PhysicsScene) -> JointDriver:
 # ---------------------------------------------------------------------------------------------- building
 
 
-def _side(rw: Any, node: int | None, frame: Pose) -> _Side:
-    """Rapier body and local frame of one joint side; ``None`` (or a node without a body) is the ground."""
-    if node is None:
-        return _Side(rw.ground, frame)
-    handle = rw.handle_of.get(node)
-    if handle is not None:
-        return _Side(handle, frame)
-    # No body of its own: it never moves, so its frame is fixed in the world (the ground sits at the origin).
-    return _Side(rw.ground, _compose(_node_world(rw, node), frame))
+def _side(rw: Any, node: int | None, frame: Pose, side_node: int | None = None) -> _Side:
+    """Rapier body and local frame of one joint side; ``None`` (or a node without a body) is the ground,
+    or the fixed body carrying the side's static partner colliders when the world made one (JOINT-9)."""
+    if node is not None:
+        handle = rw.handle_of.get(node)
+        if handle is not None:
+            return _Side(handle, frame)
+        # No body of its own: it never moves, so its frame is fixed in the world.
+        frame = _compose(_node_world(rw, node), frame)
+    key = node if node is not None else side_node
+    anchor = getattr(rw, "joint_anchor", {}).get(key) if key is not None else None
+    if anchor is None:
+        return _Side(rw.ground, frame)  # the ground sits at the origin: the world frame as it is
+    handle, group = anchor  # JOINT-9: a body the joint can exclude contacts with
+    return _Side(handle, _compose(_inverse(_node_world(rw, group)), frame))
+
+
+def _inverse(p: Pose) -> Pose:
+    t = -(quat_to_matrix(p.rotation).T @ np.asarray(p.translation))
+    return Pose((float(t[0]), float(t[1]), float(t[2])), _conj(p.rotation))
 
 
 def _node_world(rw: Any, node: int) -> Pose:
