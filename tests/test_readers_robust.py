@@ -96,7 +96,8 @@ def _mutate(gltf: dict[str, Any], data: st.DataObject) -> None:
         below = [top, *_descendants(nodes, top)]
         at = below[data.draw(st.integers(0, len(below) - 1), label="below")]
         if isinstance(nodes[at], dict):
-            nodes[at]["children"] = [*(nodes[at].get("children") or [])[:3], top]
+            children = nodes[at].get("children")  # an earlier mutation may have made it a non-list
+            nodes[at]["children"] = [*(children[:3] if isinstance(children, list) else []), top]
         return
     paths = _paths(gltf)
     path = paths[data.draw(st.integers(0, len(paths) - 1), label="path")]
