@@ -15,14 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, all_fixture_files, fixtures_available
 from gltf_physics.dialects import read_scene
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.errors import GltfError
 from gltf_physics.gltf.hierarchy import ancestors, nearest_marked, nearest_strict
-from gltf_physics.gltf.io import load
 from gltf_physics.model import MeshShape, PhysicsScene
 from gltf_physics.summary import summarize
+from mutation import base_documents, key_paths
 from validate_docs import (
     KHR,
     KIS,
@@ -43,6 +42,14 @@ from validate_docs import (
     vehicle,
 )
 
+PATH_ROOTS = ("extensions", "extensionsUsed", "nodes", "meshes", "skins", "scenes")  # what the readers look at
+
+
+@cache
+def _bases() -> list[tuple[dict[str, Any], list[bytes]]]:
+    return base_documents((omi_collider, omi_old, omi4, omi_gen3, joint1, joint2, khr, gravity, vehicle), 200_000)
+
+
 HUGE = 10**400  # a valid JSON integer no double can hold
 # Wrong types where numbers, indices or objects are expected, and bad numbers.
 WRONG = ["x", [], {}, None, True, False, [1, 2], {"type": 3}, [None], ["x"], [{}]]
@@ -50,28 +57,8 @@ NUMBERS = [-1, -2, 10**9, 2**63, 1.5, math.nan, math.inf, -math.inf, 1e308, HUGE
            [HUGE] * 3]
 
 
-@cache
-def _bases() -> list[tuple[dict[str, Any], list[bytes]]]:
-    out = [(f(), []) for f in (omi_collider, omi_old, omi4, omi_gen3, joint1, joint2, khr, gravity, vehicle)]
-    if fixtures_available():
-        for relative in all_fixture_files():
-            if relative.endswith(".gltf") and (FIXTURES / relative).stat().st_size < 200_000:
-                doc = load(FIXTURES / relative)
-                out.append((doc.json, doc.buffers))
-    return out
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Key paths into the parts the readers look at (top-level arrays, extensions, nodes)."""
-    out = [prefix] if prefix else []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if prefix or k in ("extensions", "extensionsUsed", "nodes", "meshes", "skins", "scenes"):
-                out += _paths(v, (*prefix, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value[:30]):
-            out += _paths(v, (*prefix, i))
-    return out
 
 
 def _descendants(nodes: list[Any], node: int) -> list[int]:
@@ -99,7 +86,7 @@ def _mutate(gltf: dict[str, Any], data: st.DataObject) -> None:
             children = nodes[at].get("children")  # an earlier mutation may have made it a non-list
             nodes[at]["children"] = [*(children[:3] if isinstance(children, list) else []), top]
         return
-    paths = _paths(gltf)
+    paths = key_paths(gltf, PATH_ROOTS, 30)
     path = paths[data.draw(st.integers(0, len(paths) - 1), label="path")]
     holder: Any = gltf
     for key in path[:-1]:

@@ -12,37 +12,24 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, all_fixture_files, fixtures_available
-from gltf_physics.gltf.io import load
 from gltf_physics.validate import Report, validate
+from mutation import base_documents, key_paths
 from validate_docs import as_doc, gravity, joint1, joint2, khr, omi4, omi_collider, omi_old, vehicle
+
+PATH_ROOTS = ("extensions", "nodes", "meshes", "accessors", "extensionsUsed")  # the physics-relevant parts
+
+
+@cache
+def _bases() -> list[tuple[dict[str, Any], list[bytes]]]:
+    return base_documents((omi_collider, omi_old, omi4, joint1, joint2, khr, gravity, vehicle), 400_000)
+
 
 BAD_VALUES = [None, True, "x", -1, 10**9, -(10**9), 1.5, math.nan, math.inf, -math.inf, 1e308, [], {}, [1, 2],
               {"type": 3}, [math.nan] * 3, 2**63]
 
 
-@cache
-def _bases() -> list[tuple[dict[str, Any], list[bytes]]]:
-    out = [(f(), []) for f in (omi_collider, omi_old, omi4, joint1, joint2, khr, gravity, vehicle)]
-    if fixtures_available():
-        for relative in all_fixture_files():
-            if relative.endswith(".gltf") and (FIXTURES / relative).stat().st_size < 400_000:
-                doc = load(FIXTURES / relative)
-                out.append((doc.json, doc.buffers))
-    return out
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every key path inside the document's physics-relevant parts (extensions, nodes, meshes, accessors)."""
-    out = [prefix] if prefix else []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if prefix or k in ("extensions", "nodes", "meshes", "accessors", "extensionsUsed"):
-                out += _paths(v, (*prefix, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value[:40]):
-            out += _paths(v, (*prefix, i))
-    return out
 
 
 def _mutate(gltf: dict[str, Any], path: tuple[Any, ...], action: int, bad: Any) -> None:
@@ -65,7 +52,7 @@ def test_mutated_documents_never_raise(data: st.DataObject) -> None:
     gltf, buffers = bases[data.draw(st.integers(0, len(bases) - 1), label="base")]
     gltf = copy.deepcopy(gltf)
     for _ in range(data.draw(st.integers(1, 3), label="mutations")):
-        paths = _paths(gltf)
+        paths = key_paths(gltf, PATH_ROOTS, 40)
         if not paths:
             break
         path = paths[data.draw(st.integers(0, len(paths) - 1), label="path")]
