@@ -1,0 +1,93 @@
+"""`gltf-physics simulate`: run a scene on the engine and write poses, traces, events."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from .common import UsageError, clean_errors
+
+
+@clean_errors
+def simulate(
+    src: Annotated[Path, typer.Argument(metavar="IN")],
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the result (.gltf/.glb).")] = None,
+    duration: Annotated[float, typer.Option(help="Seconds to simulate.")] = 5.0,
+    rate: Annotated[float, typer.Option(help="Steps per second.")] = 60.0,
+    substeps: Annotated[int, typer.Option(help="Solver substeps per step.")] = 1,
+    gravity: Annotated[tuple[float, float, float] | None, typer.Option(help="Override gravity (m/s²).")] = None,
+    bake_run: Annotated[bool, typer.Option("--bake", help="With -o: add the run as an animation.")] = False,
+    trace: Annotated[Path | None, typer.Option(help="Write body poses per step (CSV).")] = None,
+    events: Annotated[Path | None, typer.Option(help="Write trigger events (JSON lines).")] = None,
+    sets: Annotated[list[str] | None, typer.Option("--set", metavar="POINTER=JSON",
+                                                   help="Set a glTF Object Model property before the run.")] = None,
+    inputs: Annotated[Path | None, typer.Option(
+        metavar="FILE.json", help='Timed changes: [{"time": s, "pointer": "/...", "value": ...}].')] = None,
+) -> None:
+    """Simulate a scene on Rapier: final pose or baked animation, pose trace, trigger events."""
+    from ..api import load, read_scene, save
+    from ..sim import World, bake, write_events, write_final_pose, write_trace
+
+    if not (duration >= 0 and rate > 0 and substeps >= 1):
+        raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
+    if bake_run and output is None:
+        raise UsageError("--bake needs -o OUT")
+    if output is not None and output.suffix.lower() not in (".gltf", ".glb"):
+        raise UsageError(f"{output}: OUT must end in .gltf or .glb")
+    assignments = [_parse_set(s) for s in sets or []]
+    schedule = _load_schedule(inputs) if inputs is not None else None
+    doc = load(src)
+    world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity,
+                  record=trace is not None or bake_run)
+    for pointer, value in assignments:
+        world.set(pointer, value)
+    if schedule is not None:
+        schedule.apply_due(world)  # time-0 changes, after --set
+    _run_with_progress(world, duration, schedule.apply_due if schedule is not None else None)
+    if trace is not None:
+        write_trace(world.recording, trace)
+    if events is not None:
+        write_events(world.events(), events)
+    if output is not None:
+        save(bake(world.recording, doc) if bake_run else write_final_pose(world, doc), output)
+
+
+def _parse_set(text: str) -> tuple[str, Any]:
+    pointer, sep, value = text.partition("=")
+    if not sep or not pointer.startswith("/"):
+        raise UsageError(f"--set {text!r}: expected POINTER=JSON, e.g. /nodes/3/.../gravityFactor=0.5")
+    try:
+        return pointer, json.loads(value)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"--set {text!r}: the value is not JSON ({e.msg})") from None
+
+
+def _load_schedule(path: Path) -> Any:
+    from ..sim.inputs import InputSchedule, load_inputs
+
+    try:
+        return InputSchedule(load_inputs(path))
+    except ValueError as e:
+        raise UsageError(f"--inputs {e}") from None
+
+
+def _run_with_progress(world: Any, seconds: float, each_step: Callable[[Any], None] | None = None) -> None:
+    from rich.progress import Progress
+
+    steps = max(0, round(seconds * world.rate))
+    # A bar only where someone watches, and only for runs long enough to need one.
+    show = sys.stderr.isatty() and steps >= 600
+    with Progress(console=Console(stderr=True), transient=True, disable=not show) as progress:
+        task = progress.add_task("simulating", total=steps)
+        def on_step(w: Any) -> None:
+            progress.advance(task)
+            if each_step is not None:
+                each_step(w)
+
+        world.run(seconds, on_step=on_step)
