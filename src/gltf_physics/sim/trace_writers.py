@@ -115,9 +115,9 @@ class CsvTraceWriter:
             changed: Any = range(len(self.rows))
         else:
             changed = np.flatnonzero(np.any(values != self.previous, axis=1))
-        wide = values.astype(np.float64)
-        for i in changed:
-            self.rows[i] = self.prefixes[i] + _ROW % tuple(wide[i].tolist())
+        indices = list(changed)
+        for i, row in zip(indices, values[indices].astype(np.float64).tolist(), strict=True):
+            self.rows[i] = self.prefixes[i] + _ROW % tuple(row)
         stamp = repr(float(time))
         self.stream.write("".join([stamp + row for row in self.rows]).encode("utf-8", "replace"))
         self.previous = values
