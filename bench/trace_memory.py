@@ -6,8 +6,8 @@ its peak resident set size read from the kernel (``os.wait4``), so the rows do n
 
 - no trace (the engine and the scene alone: the floor every trace row is compared with);
 - ``--trace t.csv`` and ``--trace t.parquet``: streamed while the run goes;
-- "held, then written": the pre-streaming behaviour reproduced through the API (``World(record=True)``, run,
-  then ``write_trace``) — what the CLI did before.
+- "held, then written": the round-1 behaviour reproduced through the API (``World(record=True)``, run, then
+  the whole CSV text built in memory and written) — what the CLI did before streaming.
 
 Usage: ``python bench/trace_memory.py [--bodies N] [--duration S]`` (pyarrow needed for the Parquet row).
 """
@@ -29,10 +29,12 @@ from gltf_physics.model import Body, Box, Collider, Motion, PhysicsScene
 
 HELD = """
 import sys
-from gltf_physics.sim import World, write_trace
+from pathlib import Path
+from gltf_physics.sim import World
+from gltf_physics.sim.trace import trace_text
 w = World.from_file(sys.argv[1], record=True)
 w.run(float(sys.argv[2]))
-write_trace(w.recording, sys.argv[3])
+Path(sys.argv[3]).write_bytes(trace_text(w.recording).encode())
 """
 
 
