@@ -47,7 +47,17 @@ def test_info_and_lossless_convert_on_every_fixture(relative: str, tmp_path: Pat
     dst = tmp_path / ("out" + src.suffix)
     r = CliRunner().invoke(app, ["convert", str(src), str(dst)])
     assert r.exit_code == 0, r.output
-    assert json.dumps(json.loads(_json_text(dst))) == json.dumps(json.loads(_json_text(src)))
+    assert json.dumps(_side_files_blanked(dst)) == json.dumps(_side_files_blanked(src))
+
+
+def _side_files_blanked(path: Path) -> dict:
+    """The JSON with external buffer/image uris blanked: saves name their side files after the output."""
+    gltf = json.loads(_json_text(path))
+    for key in ("buffers", "images"):
+        for item in gltf.get(key, []):
+            if not item.get("uri", "data:").startswith("data:"):
+                item["uri"] = "<side file>"
+    return gltf
 
 
 def _json_text(path: Path) -> str:

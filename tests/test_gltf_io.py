@@ -11,6 +11,7 @@ import pytest
 from conftest import all_fixture_files, fixture_path
 from gltf_helpers import glb_chunks, raw_json, same_json, write_gltf
 from gltf_physics.gltf import Document, GltfError, load, save
+from gltf_physics.gltf.files import Output, OutputSet, check_writable, write_all
 
 
 def _external_buffers(gltf: dict) -> list[tuple[int, str]]:
@@ -22,22 +23,35 @@ def _external_images(gltf: dict) -> list[str]:
     return [im["uri"] for im in gltf.get("images", []) if "uri" in im and not im["uri"].startswith("data:")]
 
 
+def _without_file_uris(gltf: dict) -> dict:
+    """The JSON with every external buffer and image uri blanked: save renames side files after the output."""
+    result = json.loads(json.dumps(gltf))
+    for key in ("buffers", "images"):
+        for item in result.get(key, []):
+            if "uri" in item and not item["uri"].startswith("data:"):
+                item["uri"] = "<side file>"
+    return result
+
+
 @pytest.mark.parametrize("relative", all_fixture_files())
 def test_fixture_round_trip_same_format(relative: str, tmp_path: Path) -> None:
     source = fixture_path(relative)
-    out = tmp_path / "out" / source.name
+    out = tmp_path / "out" / "copy" / source.name
     save(load(source), out)
     original, written = raw_json(source), raw_json(out)
-    assert same_json(written, original)  # values, nulls, empty objects, extensions, key order
+    # values, nulls, empty objects, extensions, key order: all but the side files' names
+    assert same_json(_without_file_uris(written), _without_file_uris(original))
     if source.suffix == ".glb":
         src_bin, out_bin = glb_chunks(source)[1], glb_chunks(out)[1]
         assert out_bin == src_bin  # padding included
         assert len(glb_chunks(out)[0]) % 4 == 0
-    for _, uri in _external_buffers(original):
-        assert (out.parent / uri).read_bytes() == (source.parent / uri).read_bytes()
-    for uri in _external_images(original):  # copied because the output folder differs
-        assert (out.parent / uri).read_bytes() == (source.parent / uri).read_bytes()
-    assert [p.name for p in out.parent.iterdir() if p.name.endswith(".tmp")] == []
+    for (i, uri), (j, new) in zip(_external_buffers(original), _external_buffers(written), strict=True):
+        assert i == j and (out.parent / new).read_bytes() == (source.parent / uri).read_bytes()
+    for uri, new in zip(_external_images(original), _external_images(written), strict=True):
+        assert (out.parent / new).read_bytes() == (source.parent / uri).read_bytes()  # copied: another folder
+    # every side file is named after the output (issue 11 §1)
+    stem = out.stem
+    assert all(p.name.startswith(stem) for p in out.parent.iterdir()), sorted(p.name for p in out.parent.iterdir())
 
 
 def _without_buffer0_uri(gltf: dict) -> dict:
@@ -54,7 +68,7 @@ def test_gltf_to_glb_to_gltf_keeps_json_but_buffer0_uri(relative: str, tmp_path:
     save(load(source), tmp_path / "mid.glb")
     save(load(tmp_path / "mid.glb"), tmp_path / "back.gltf")
     back = raw_json(tmp_path / "back.gltf")
-    assert same_json(_without_buffer0_uri(back), _without_buffer0_uri(original))
+    assert same_json(_without_file_uris(_without_buffer0_uri(back)), _without_file_uris(_without_buffer0_uri(original)))
     if not original.get("buffers"):
         assert glb_chunks(tmp_path / "mid.glb")[1] is None
         return
@@ -124,8 +138,10 @@ def test_external_buffer_in_subfolder_and_percent_encoded_name(tmp_path: Path) -
                      files={"data files/my buf.bin": b"\1\2\3\4"})
     doc = load(src)
     assert doc.buffers == [b"\1\2\3\4"]
-    save(doc, tmp_path / "dst" / "copy.gltf")
-    assert (tmp_path / "dst" / "data files" / "my buf.bin").read_bytes() == b"\1\2\3\4"
+    save(doc, tmp_path / "dst" / "my copy.gltf")
+    assert raw_json(tmp_path / "dst" / "my copy.gltf")["buffers"][0]["uri"] == "my%20copy.bin"
+    assert (tmp_path / "dst" / "my copy.bin").read_bytes() == b"\1\2\3\4"
+    assert load(tmp_path / "dst" / "my copy.gltf").buffers == [b"\1\2\3\4"]
 
 
 def test_uri_less_extra_buffer_is_written_as_data_uri(tmp_path: Path) -> None:
@@ -142,13 +158,36 @@ def test_uri_less_extra_buffer_is_written_as_data_uri(tmp_path: Path) -> None:
     assert raw_json(tmp_path / "mem.glb")["buffers"][1]["uri"] == "data:application/octet-stream;base64,eHl6"
 
 
-def test_stem_bin_name_avoids_existing_uri(tmp_path: Path) -> None:
-    doc = Document(json={"buffers": [{"byteLength": 1}, {"byteLength": 1, "uri": "out.bin"}]},
+def test_side_files_are_numbered_after_the_output(tmp_path: Path) -> None:
+    doc = Document(json={"buffers": [{"byteLength": 1}, {"byteLength": 1, "uri": "other.bin"}]},
                    buffers=[b"a", b"b"])
     save(doc, tmp_path / "out.gltf")
+    assert [b["uri"] for b in raw_json(tmp_path / "out.gltf")["buffers"]] == ["out.bin", "out_1.bin"]
+    assert (tmp_path / "out.bin").read_bytes() == b"a"
+    assert (tmp_path / "out_1.bin").read_bytes() == b"b"
+    assert not (tmp_path / "other.bin").exists()
+
+
+def test_a_save_never_replaces_a_file_it_does_not_own(tmp_path: Path) -> None:
+    (tmp_path / "out.bin").write_bytes(b"someone else's")
+    doc = Document(json={"buffers": [{"byteLength": 1}]}, buffers=[b"a"])
+    save(doc, tmp_path / "out.gltf")
     assert raw_json(tmp_path / "out.gltf")["buffers"][0]["uri"] == "out_1.bin"
-    assert (tmp_path / "out_1.bin").read_bytes() == b"a"
-    assert (tmp_path / "out.bin").read_bytes() == b"b"
+    assert (tmp_path / "out.bin").read_bytes() == b"someone else's"
+    save(doc, tmp_path / "out.gltf")  # again: out_1.bin is its own now, replaced, no out_2.bin
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin", "out.gltf", "out_1.bin"]
+
+
+def test_two_conversions_of_same_named_sources_into_one_folder_both_load(tmp_path: Path) -> None:
+    """Issue 11 §1: sources sharing a buffer name no longer clobber each other's side file."""
+    for folder, payload in (("A", b"\1\1\1\1"), ("B", b"\2\2\2\2\2\2\2\2")):
+        write_gltf(tmp_path / folder, {"asset": {"version": "2.0"},
+                                       "buffers": [{"uri": "pendulum_balls0.bin", "byteLength": len(payload)}]},
+                   files={"pendulum_balls0.bin": payload})
+    save(load(tmp_path / "A" / "asset.gltf"), tmp_path / "out" / "pend.omi.gltf")
+    save(load(tmp_path / "B" / "asset.gltf"), tmp_path / "out" / "pend2.khr.gltf")
+    assert load(tmp_path / "out" / "pend.omi.gltf").buffers == [b"\1\1\1\1"]
+    assert load(tmp_path / "out" / "pend2.khr.gltf").buffers == [b"\2" * 8]
 
 
 def test_readable_gltf_output_has_one_array_element_per_line(tmp_path: Path) -> None:
@@ -222,8 +261,38 @@ def test_failed_side_file_write_removes_everything_already_written(tmp_path: Pat
     out = tmp_path / "out"
     out.mkdir()
     (out / "blocker").write_bytes(b"a file where a folder is needed")
-    buffers = [{"uri": "a.bin", "byteLength": 1}, {"uri": "blocker/b.bin", "byteLength": 1}]
-    doc = Document(json={"buffers": buffers}, buffers=[b"a", b"b"])
-    with pytest.raises(GltfError, match="cannot write"):
-        save(doc, out / "x.gltf")
+    with pytest.raises(GltfError, match="is not a folder"):
+        write_all([Output(out / "a.bin", [b"a"]), Output(out / "blocker" / "b.bin", [b"b"])])
     assert [p.name for p in out.iterdir()] == ["blocker"]  # a.bin's temporary file was removed
+
+
+def test_output_set_streams_and_commits_together_or_leaves_nothing(tmp_path: Path) -> None:
+    with OutputSet() as files:
+        stream = files.stream(tmp_path / "new" / "trace.csv")
+        stream.write(b"time\n")
+        files.add(Output(tmp_path / "new" / "events.jsonl", [b"{}\n"]))
+        assert sorted(p.name.startswith(".") for p in (tmp_path / "new").iterdir()) == [True, True]
+    assert not (tmp_path / "new").exists()  # no commit: temporary files and the created folder are gone
+    with OutputSet() as files:
+        files.stream(tmp_path / "trace.csv").write(b"time\n")
+        files.add(Output(tmp_path / "events.jsonl", [b"{}\n"]))
+        files.commit()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["events.jsonl", "trace.csv"]
+    assert (tmp_path / "trace.csv").read_bytes() == b"time\n"
+
+
+def test_two_outputs_of_one_command_may_not_name_one_file(tmp_path: Path) -> None:
+    with pytest.raises(GltfError, match="two outputs of this command name the same file"):
+        write_all([Output(tmp_path / "a.csv", [b"1"]), Output(tmp_path / "." / "a.csv", [b"2"])])
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("make", ["file_parent", "is_folder"])
+def test_check_writable_refuses_impossible_paths(tmp_path: Path, make: str) -> None:
+    (tmp_path / "f").write_bytes(b"")
+    (tmp_path / "d").mkdir()
+    target = tmp_path / "f" / "deep" / "x.csv" if make == "file_parent" else tmp_path / "d"
+    with pytest.raises(GltfError, match="cannot write trace"):
+        check_writable(target, "trace")
+    check_writable(tmp_path / "new" / "deeper" / "x.csv", "trace")  # creatable: fine, and nothing made
+    assert not (tmp_path / "new").exists()

@@ -11,6 +11,7 @@ from .dialects import read_scene, write_scene
 from .gltf.document import Document
 from .gltf.files import Output, write_all
 from .gltf.io import load as _load
+from .gltf.io import plan_save
 from .gltf.io import save as _save
 from .model import PhysicsScene
 
@@ -44,5 +45,21 @@ def convert(doc: Document, to: Literal["omi", "khr"]) -> tuple[Document, list[di
 def write_loss_report(path: str | Path, source: str | Path, target: str | None,
                       losses: list[dict[str, str]]) -> None:
     """The conversion loss report as JSON ``{"source", "target", "losses"}``, written atomically."""
+    write_all([loss_report_output(path, source, target, losses)])
+
+
+def save_converted(doc: Document, path: str | Path, report: str | Path | None = None, *,
+                   source: str | Path = "", target: str | None = None,
+                   losses: list[dict[str, str]] | None = None) -> None:
+    """Save ``doc`` and, with ``report``, its loss report: both files appear together, or neither does."""
+    outputs = plan_save(doc, path)
+    if report is not None:
+        outputs.append(loss_report_output(report, source, target, losses or []))
+    write_all(outputs)
+
+
+def loss_report_output(path: str | Path, source: str | Path, target: str | None,
+                       losses: list[dict[str, str]]) -> Output:
+    """The loss report as one file to write (see :func:`write_loss_report`)."""
     text = json.dumps({"source": str(source), "target": target, "losses": losses}, indent=2) + "\n"
-    write_all([Output(Path(path), [text.encode("utf-8")])])
+    return Output(Path(path), [text.encode("utf-8", "replace")])

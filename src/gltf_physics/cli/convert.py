@@ -19,16 +19,18 @@ def convert(
 ) -> None:
     """Re-save IN as OUT (.gltf or .glb by extension), or convert its physics to the newest OMI or KHR form."""
     from ..api import convert as convert_doc
-    from ..api import load, save, write_loss_report
+    from ..api import load, save_converted
+    from ..gltf.files import check_writable
 
     if dst.suffix.lower() not in (".gltf", ".glb"):
         raise UsageError(f"{dst}: OUT must end in .gltf or .glb")
     if to not in (None, "omi", "khr"):
         raise UsageError(f"--to must be omi or khr, not {to!r}")
+    check_writable(dst, "OUT")
+    if report is not None:
+        check_writable(report, "--report")
     doc = load(src)
     losses: list[dict[str, str]] = []
     if to is not None:
         doc, losses = convert_doc(doc, to=to)
-    save(doc, dst)
-    if report is not None:
-        write_loss_report(report, source=src, target=to, losses=losses)
+    save_converted(doc, dst, report, source=src, target=to, losses=losses)  # both files, or neither

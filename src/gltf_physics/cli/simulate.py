@@ -23,39 +23,38 @@ def simulate(
     substeps: Annotated[int, typer.Option(help="Solver substeps per step.")] = 1,
     gravity: Annotated[tuple[float, float, float] | None, typer.Option(help="Override gravity (m/s²).")] = None,
     bake_run: Annotated[bool, typer.Option("--bake", help="With -o: add the run as an animation.")] = False,
-    trace: Annotated[Path | None, typer.Option(help="Write body poses per step (CSV).")] = None,
+    trace: Annotated[Path | None, typer.Option(
+        metavar="T.csv|.parquet|.npz", help="Stream body poses per step to a file; the format by extension.")] = None,
+    trace_every: Annotated[int, typer.Option(help="Keep one trace frame in N (t = 0 always).")] = 1,
     events: Annotated[Path | None, typer.Option(help="Write trigger events (JSON lines).")] = None,
     sets: Annotated[list[str] | None, typer.Option("--set", metavar="POINTER=JSON",
                                                    help="Set a glTF Object Model property before the run.")] = None,
     inputs: Annotated[Path | None, typer.Option(
         metavar="FILE.json", help='Timed changes: [{"time": s, "pointer": "/...", "value": ...}].')] = None,
 ) -> None:
-    """Simulate a scene on Rapier: final pose or baked animation, pose trace, trigger events."""
-    from ..api import load, read_scene, save
-    from ..sim import World, bake, write_events, write_final_pose, write_trace
+    """Simulate a scene on Rapier: final pose or baked animation, pose trace, trigger events.
+
+    Every output is checked before the run and all of them are written together at the end: a failed run
+    leaves no file behind.
+    """
+    from ..api import load, read_scene
+    from ..sim import World
+    from ..sim.outputs import RunOutputs, run_and_write
 
     if not (duration >= 0 and rate > 0 and substeps >= 1):
         raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
-    if bake_run and output is None:
-        raise UsageError("--bake needs -o OUT")
-    if output is not None and output.suffix.lower() not in (".gltf", ".glb"):
-        raise UsageError(f"{output}: OUT must end in .gltf or .glb")
+    outputs = RunOutputs(output=output, bake=bake_run, trace=trace, trace_every=trace_every, events=events)
+    outputs.check()
     assignments = [_parse_set(s) for s in sets or []]
     schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
-    world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity,
-                  record=trace is not None or bake_run)
+    world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording)
     for pointer, value in assignments:
         world.set(pointer, value)
     if schedule is not None:
         schedule.apply_due(world)  # time-0 changes, after --set
-    _run_with_progress(world, duration, schedule.apply_due if schedule is not None else None)
-    if trace is not None:
-        write_trace(world.recording, trace)
-    if events is not None:
-        write_events(world.events(), events)
-    if output is not None:
-        save(bake(world.recording, doc) if bake_run else write_final_pose(world, doc), output)
+    run_and_write(world, duration, doc, outputs, each_step=schedule.apply_due if schedule is not None else None,
+                  runner=_run_with_progress)
 
 
 def _parse_set(text: str) -> tuple[str, Any]:
@@ -78,6 +77,8 @@ def _load_schedule(path: Path) -> Any:
 
 
 def _run_with_progress(world: Any, seconds: float, each_step: Callable[[Any], None] | None = None) -> None:
+    """Run with a progress bar on a terminal for long runs; the trace is written as the run goes, so the bar
+    covers the writing too."""
     from rich.progress import Progress
 
     steps = max(0, round(seconds * world.rate))

@@ -3,20 +3,24 @@
 Load reads every buffer (external file, ``data:`` URI, GLB BIN chunk) and runs the bounds checks, so every
 command fails early with a pointer or byte offset. Save picks the format from the OUT extension.
 
-Where buffers go on save (the only JSON changes save ever makes are to ``buffers[i].uri``):
-- external ``uri`` → the bytes are written at the same relative uri next to the output;
+Where buffers go on save (the only JSON changes save ever makes are to ``buffers[i].uri`` and ``images[i].uri``):
+- every file a save writes beside the output is named after it: ``<stem>.bin``, ``<stem>_1.bin``, …, copied
+  images ``<stem>.png``, ``<stem>_1.png``, … — so two outputs in one folder never write the same side file, and a
+  save never replaces a file it did not produce, except the output itself and the side files the output's
+  previous version references (re-saving in place, or running the same conversion again);
 - ``data:`` uri → kept as written (re-encoded only if the bytes were changed);
-- buffer 0 without uri → the GLB BIN chunk, or ``<stem>.bin`` beside a ``.gltf`` (uri added);
 - ``.gltf`` → ``.glb``: buffer 0 goes into the BIN chunk (its uri dropped) so the GLB is self-contained;
   a GLB re-saved as GLB keeps buffer 0 exactly as it was (uri or BIN);
 - any other buffer without uri (e.g. one added by :func:`~.animation.add_node_animation`) → a base64
   ``data:`` uri, so the output stays one file and no name can clash.
-Images and document-level extension files referenced by relative uri are copied next to the output when its
-folder differs from the source's. All files are written atomically (see :mod:`.files`).
+Images and document-level extension files referenced by relative uri are copied next to the output (under
+names after it) when its folder differs from the source's; in the source's own folder they stay referenced as
+they are. All files are written atomically (see :mod:`.files`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -41,9 +45,17 @@ def load(path: PathLike) -> Document:
 
 def save(doc: Document, path: PathLike) -> None:
     """Write ``doc`` as ``.gltf`` or ``.glb`` (by the extension of ``path``), atomically."""
+    write_all(plan_save(doc, path))
+
+
+def plan_save(doc: Document, path: PathLike) -> list[Output]:
+    """The files saving ``doc`` at ``path`` writes (side files first, the glTF last), without writing them.
+
+    A command that writes several outputs adds these to one :class:`~.files.OutputSet` with its others.
+    """
     out = Path(path)
     try:
-        _save(doc, out)
+        return _plan_save(doc, out)
     except GltfError as exc:
         raise exc.with_file(str(out)) from None
 
@@ -125,7 +137,7 @@ def _read_file(file: Path, length: int, pointer: str) -> bytes:
 # ---------------------------------------------------------------- save
 
 
-def _save(doc: Document, out: Path) -> None:
+def _plan_save(doc: Document, out: Path) -> list[Output]:
     kind = out.suffix.lower()
     if kind not in (".gltf", ".glb"):
         raise GltfError(f"output must end in .gltf or .glb, not {out.suffix!r}")
@@ -142,17 +154,19 @@ def _save(doc: Document, out: Path) -> None:
                             pointer=f"/buffers/{i}/byteLength")
     plan = _Plan(doc, out)
     buffers_json = plan.place_buffers(lengths)
-    plan.copy_referenced_files()
+    renames = plan.copy_referenced_files()
     out_json = gltf if buffers_json is None else {**gltf, "buffers": buffers_json}
+    if renames:
+        out_json = _with_uris(out_json, renames)
     if kind == ".gltf":
         main = Output(out, [jsontext.readable(out_json)])
     else:
         main = Output(out, glb.build(jsontext.compact(out_json), plan.bin_chunk))
-    write_all([*plan.outputs.values(), main])  # the main file last: its side files exist when it appears
+    return [*plan.outputs.values(), main]  # the main file last: its side files exist when it appears
 
 
 class _Plan:
-    """Decides every side file of one save (buffers at their uris, copied images) and the BIN chunk."""
+    """Decides every side file of one save (buffers, copied images) and the BIN chunk."""
 
     def __init__(self, doc: Document, out: Path) -> None:
         self.doc = doc
@@ -160,6 +174,7 @@ class _Plan:
         self.is_glb_out = out.suffix.lower() == ".glb"
         self.outputs: dict[Path, Output] = {}
         self.bin_chunk: bytes | None = None
+        self.names = _SideNames(out)
 
     def place_buffers(self, lengths: list[int]) -> list[Any] | None:
         """The output ``buffers`` array, or ``None`` when it is unchanged."""
@@ -177,46 +192,42 @@ class _Plan:
         if self.is_glb_out and i == 0 and (uri is None or not self.doc.is_glb):
             self.bin_chunk = bytes(data if len(data) == length else data[:length])
             return buf if uri is None else {k: v for k, v in buf.items() if k != "uri"}
-        if uri is None:
-            if i == 0:
-                name = self._free_name()
-                self._add(Output(self.out.parent / name, [data]), pointer)
-                return {**buf, "uri": quote(name)}
+        if uri is None and i != 0:
             return {**buf, "uri": uris.encode_data_uri(bytes(data))}
-        if uris.is_data_uri(uri):
+        if uri is not None and uris.is_data_uri(uri):
             if uris.decode_data_uri(uri, pointer) == data:
                 return buf
             mime = uri[5:].split(",", 1)[0].split(";", 1)[0] or "application/octet-stream"
             return {**buf, "uri": uris.encode_data_uri(bytes(data), mime)}
-        self._add(Output(uris.resolve(self.out.parent, uri, pointer), [data]), pointer)
-        return buf
+        name = self._side_name(uri, ".bin", pointer)
+        self._add(Output(uris.resolve(self.out.parent, name, pointer), [data]), pointer)
+        return buf if name == uri else {**buf, "uri": name}
 
-    def _free_name(self) -> str:
-        """``<stem>.bin`` unless another uri already names that file."""
-        taken = set()
-        for key in ("buffers", "images"):
-            for item in bounds.array(self.doc.json, key):
-                uri = item.get("uri") if isinstance(item, dict) else None
-                if isinstance(uri, str) and not uris.is_data_uri(uri):
-                    taken.add(unquote(uri).lower())
-        name, n = f"{self.out.stem}.bin", 0
-        while name.lower() in taken:
-            n += 1
-            name = f"{self.out.stem}_{n}.bin"
-        return name
+    def _side_name(self, uri: str | None, suffix: str, pointer: str) -> str:
+        """``uri`` itself when it names a side file the output's previous version owns, else a new name after
+        the output."""
+        if uri is not None and self.names.owned(uris.resolve(self.out.parent, uri, pointer)):
+            return uri
+        return quote(self.names.next(suffix))
 
-    def copy_referenced_files(self) -> None:
-        """Images and document-level extension files by relative uri, when the output folder differs."""
+    def copy_referenced_files(self) -> list[tuple[str, str]]:
+        """Copy images and document-level extension files by relative uri when the output folder differs;
+        returns the (pointer, new uri) renames to make in the JSON."""
         if self.doc.path is None:
-            return  # built in memory: there is no source folder to copy from
+            return []  # built in memory: there is no source folder to copy from
         src_dir = self.doc.path.parent
         if src_dir.resolve() == self.out.parent.resolve():
-            return
+            return []
+        renames = []
         for pointer, uri in _file_uris(self.doc.json):
             source = uris.resolve(src_dir, uri, pointer)
             if not source.is_file():
                 raise GltfError(f"file to copy not found: {source.name}", pointer=pointer)
-            self._add(Output(uris.resolve(self.out.parent, uri, pointer), copy_from=source), pointer)
+            name = self._side_name(uri, Path(unquote(uri)).suffix or ".bin", pointer)
+            self._add(Output(uris.resolve(self.out.parent, name, pointer), copy_from=source), pointer)
+            if name != uri:
+                renames.append((pointer, name))
+        return renames
 
     def _add(self, output: Output, pointer: str) -> None:
         target = output.target.resolve()
@@ -227,6 +238,60 @@ class _Plan:
                                     or list(earlier.parts) != list(output.parts)):
             raise GltfError("two different contents for the same file", pointer=pointer)
         self.outputs[target] = Output(target, output.parts, output.copy_from)
+
+
+class _SideNames:
+    """Free names after the output (``<stem><suffix>``, ``<stem>_1<suffix>``, …) for the files a save writes.
+
+    A name is free when this save has not used it and no file has it, or the file there is one the output's
+    previous version references (so re-running a conversion replaces its own side files, never another's).
+    """
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.used: set[str] = set()
+        self._owned: set[Path] | None = None
+
+    def next(self, suffix: str) -> str:
+        """The first free name for a side file with this suffix."""
+        n = 0
+        while True:
+            name = f"{self.out.stem}{suffix}" if n == 0 else f"{self.out.stem}_{n}{suffix}"
+            path = self.out.parent / name
+            if name.lower() not in self.used and (not path.exists() or self.owned(path)):
+                self.used.add(name.lower())
+                return name
+            n += 1
+
+    def owned(self, path: Path) -> bool:
+        """Whether ``path`` is a side file the existing output file references."""
+        if self._owned is None:
+            self._owned = _referenced_files(self.out)
+        return path.resolve() in self._owned
+
+
+def _referenced_files(out: Path) -> set[Path]:
+    """The files an existing glTF at ``out`` references by relative uri (none when it is absent or unreadable)."""
+    if not out.is_file():
+        return set()
+    try:
+        gltf, _, _ = _read_container(out)
+    except GltfError:
+        return set()
+    if not isinstance(gltf, dict):
+        return set()
+    found = set()
+    pointers = [(f"/buffers/{i}/uri", b.get("uri")) for i, b in enumerate(_dicts(gltf.get("buffers")))]
+    pointers += _file_uris(gltf)
+    for pointer, uri in pointers:
+        if isinstance(uri, str) and not uris.is_data_uri(uri):
+            with contextlib.suppress(GltfError):
+                found.add(uris.resolve(out.parent, uri, pointer).resolve())
+    return found
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 def _file_uris(gltf: dict[str, Any]) -> list[tuple[str, str]]:
@@ -249,6 +314,22 @@ def _file_uris(gltf: dict[str, Any]) -> list[tuple[str, str]]:
         elif isinstance(value, list):
             stack.extend((f"{pointer}/{k}", item) for k, item in enumerate(value))
     return found
+
+
+def _with_uris(gltf: dict[str, Any], renames: list[tuple[str, str]]) -> dict[str, Any]:
+    """A copy of ``gltf`` sharing every untouched subtree, with the uri at each pointer replaced."""
+    out = dict(gltf)
+    for pointer, uri in renames:
+        keys = [k.replace("~1", "/").replace("~0", "~") for k in pointer.split("/")[1:]]
+        parent: Any = out
+        for key in keys[:-1]:
+            index: Any = int(key) if isinstance(parent, list) else key
+            child = parent[index]
+            child = list(child) if isinstance(child, list) else dict(child)
+            parent[index] = child
+            parent = child
+        parent[keys[-1]] = uri
+    return out
 
 
 def _escape(key: str) -> str:

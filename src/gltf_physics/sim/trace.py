@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..gltf.files import Output, write_all
+from ..gltf.files import Output, OutputSet, write_all
 from .recording import Recording
 
 HEADER = "time,node,name,tx,ty,tz,qx,qy,qz,qw\n"
@@ -27,12 +27,14 @@ _ORDER = [4, 5, 6, 0, 1, 2, 3]  # recording layout (q, t) → trace columns (t, 
 
 
 def csv_field(text: str) -> str:
+    """A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break."""
     if any(c in text for c in ',"\r\n'):
         return '"' + text.replace('"', '""') + '"'
     return text
 
 
 def trace_text(rec: Recording) -> str:
+    """The whole trace CSV of a recorded run as one string."""
     out = io.StringIO()
     out.write(HEADER)
     prefixes = [f",{int(n)},{csv_field(name)}," for n, name in zip(rec.nodes, rec.names, strict=True)]
@@ -52,14 +54,29 @@ def trace_text(rec: Recording) -> str:
 
 
 def events_text(events: Iterable[dict[str, Any]]) -> str:
+    """Events as JSON lines ``{"time", "event", "trigger", "node"}``."""
     return "".join(json.dumps({"time": e["time"], "event": e["event"], "trigger": e["trigger"],
                                "node": e["node"]}) + "\n" for e in events)
 
 
-def write_trace(rec: Recording, path: str | Path) -> None:
-    """Write the trace CSV atomically (temporary file, then rename)."""
-    write_all([Output(Path(path), [trace_text(rec).encode()])])
+def write_trace(rec: Recording, path: str | Path, every: int = 1) -> None:
+    """Write a recorded run as a trace, atomically; the format by extension (.csv, .parquet, .npz).
+
+    A long run need not be recorded first: ``simulate --trace`` streams the same formats as it runs
+    (:mod:`.outputs`).
+    """
+    from .trace_writers import open_trace
+
+    target = Path(path)
+    with OutputSet() as files:
+        writer = open_trace(target, files.stream(target), [int(n) for n in rec.nodes], rec.names,
+                            frames=rec.count, every=every)
+        for f in range(rec.count):
+            writer.frame(float(rec.times[f]), rec.translations[f], rec.rotations[f])
+        writer.close()
+        files.commit()
 
 
 def write_events(events: Iterable[dict[str, Any]], path: str | Path) -> None:
-    write_all([Output(Path(path), [events_text(events).encode()])])
+    """Write trigger events as JSON lines, atomically."""
+    write_all([Output(Path(path), [events_text(events).encode("utf-8", "replace")])])

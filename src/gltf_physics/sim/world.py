@@ -40,9 +40,10 @@ class World:
         self.step_count = 0
         nodes = list(self.engine.moving_nodes)
         self.nodes = np.asarray(nodes, dtype=np.int64)
+        self.names = [_node_name(scene, n) for n in nodes]  # glTF node names of ``nodes`` ("" where unnamed)
         self.recording: Recording | None = None
         if record:
-            self.recording = Recording(nodes, [_node_name(scene, n) for n in nodes])
+            self.recording = Recording(nodes, self.names)
             self.recording.append(0.0, self.engine.read_poses())
 
     @classmethod
@@ -66,9 +67,13 @@ class World:
         if self.recording is not None:
             self.recording.append(self.time, self.engine.read_poses())
 
+    def steps_for(self, seconds: float) -> int:
+        """How many steps :meth:`run` takes for ``seconds`` (rounded up to whole steps)."""
+        return max(0, math.ceil(seconds * self.rate - 1e-9))
+
     def run(self, seconds: float, on_step: Callable[[World], None] | None = None) -> None:
         """Advance ``seconds`` (rounded to whole steps); ``on_step(world)`` after each step."""
-        steps = max(0, math.ceil(seconds * self.rate - 1e-9))
+        steps = self.steps_for(seconds)
         if self.recording is not None:
             self.recording.reserve(steps)
         for _ in range(steps):
