@@ -29,8 +29,9 @@ def simulate(
                                                    help="Set a glTF Object Model property before the run.")] = None,
     inputs: Annotated[Path | None, typer.Option(
         metavar="FILE.json", help='Timed changes: [{"time": s, "pointer": "/...", "value": ...}].')] = None,
+    engine: Annotated[str, typer.Option(help="rapier, or mujoco (the [mujoco] extra, through MJCF).")] = "rapier",
 ) -> None:
-    """Simulate a scene on Rapier: final pose or baked animation, pose trace, trigger events."""
+    """Simulate a scene on Rapier (or MuJoCo): final pose or baked animation, pose trace, trigger events."""
     from ..api import load, read_scene, save
     from ..sim import World, bake, write_events, write_final_pose, write_trace
 
@@ -38,13 +39,15 @@ def simulate(
         raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
     if bake_run and output is None:
         raise UsageError("--bake needs -o OUT")
+    if engine not in ("rapier", "mujoco"):
+        raise UsageError(f"--engine must be rapier or mujoco, not {engine!r}")
     if output is not None and output.suffix.lower() not in (".gltf", ".glb"):
         raise UsageError(f"{output}: OUT must end in .gltf or .glb")
     assignments = [_parse_set(s) for s in sets or []]
     schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
     world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity,
-                  record=trace is not None or bake_run)
+                  record=trace is not None or bake_run, engine=engine)
     for pointer, value in assignments:
         world.set(pointer, value)
     if schedule is not None:

@@ -286,10 +286,17 @@ class _Writer:
                 if s.ref:
                     attrs["ref"] = _num(s.ref)
             lo, hi = s.lo, s.hi
-            if s.kind == "ball" and math.isfinite(hi):
+            if lo == hi and math.isfinite(s.stiffness):  # a soft lock is a spring: MuJoCo's joint spring, exact
+                attrs.update(stiffness=_num(s.stiffness), springref=_num(lo))
+                if s.damping:
+                    attrs["damping"] = _num(s.damping)
+            elif s.kind == "ball" and math.isfinite(hi):
                 attrs["range"] = f"0 {_num(hi)}"
             elif math.isfinite(lo) or math.isfinite(hi):
-                attrs["range"] = f"{_num(lo if math.isfinite(lo) else -1e10)} {_num(hi if math.isfinite(hi) else 1e10)}"
+                lo, hi = (lo if math.isfinite(lo) else -1e10), (hi if math.isfinite(hi) else 1e10)
+                if hi - lo < 1e-9:  # a soft lock: MuJoCo wants lo < hi
+                    lo, hi = lo - 1e-9, hi + 1e-9
+                attrs["range"] = f"{_num(lo)} {_num(hi)}"
                 if math.isfinite(s.stiffness):
                     self._soft_limit(attrs, s, body, joint)
             ET.SubElement(el, "joint", attrs)

@@ -74,6 +74,14 @@ def dof_plan(joint: Joint) -> DofPlan:
 
 def _apply_limit(plan: DofPlan, states: list[Axis], kind: str, axes: tuple[int, ...], lo: float, hi: float,
                  stiffness: float, damping: float) -> None:
+    if math.isfinite(stiffness) and (hi <= lo or (len(axes) > 1 and hi <= 0)):
+        # a soft lock is a spring about the locked value, not a lock: per-axis soft ranges
+        if len(axes) > 1:
+            plan.notes.append(f"soft {kind} limit on axes {list(axes)} written per axis (approximate)")
+        for a in axes:
+            if states[a].state != "locked":
+                states[a] = Axis("range", lo if len(axes) == 1 else -max(hi, 0.0), hi, stiffness, damping)
+        return
     if hi <= lo or (len(axes) > 1 and hi <= 0):  # min = max (or an empty distance/cone): the axes are fixed
         if len(axes) == 1 and abs(lo) > 1e-12:
             plan.notes.append(f"{kind} axis {axes[0]} fixed at {lo:g}, not 0: held at its initial value")
