@@ -85,6 +85,8 @@ class MjcfIndex:
 
 @dataclass
 class MjcfResult:
+    """The MJCF text, the loss list ({code, pointer, message}) and the index the engine resolves names with."""
+
     xml: str
     losses: list[dict[str, str]]
     index: MjcfIndex
@@ -123,14 +125,19 @@ class _Writer:
         self.mesh_count = 0
         self.frames: dict[int | None, np.ndarray] = {None: np.eye(4)}
         self.elements: dict[int | None, ET.Element] = {}
-        self.qvel: list[float] = []
-        self.ctrl: list[float] = []
+        self.qvel: list[float] = []  # the initial keyframe, in MuJoCo's dof order (depth-first body order)
+        self.ctrl: list[float] = []  # one per actuator, in writing order
+        # (joint k, axis kind, axis) → (MJCF joint name, spec): where the actuators find their joints
+        self.joint_names: dict[tuple[int, str, int], tuple[str, mj.JointSpec]] = {}
+        self.pending_excludes = False  # > 32 filter classes: excludes written once the geoms are known
 
     def loss(self, code: str, pointer: str, message: str) -> None:
+        """Record what the MJCF cannot say exactly (the conversion loss report)."""
         self.losses.append({"code": code, "pointer": pointer, "message": message})
 
     # -- the document --------------------------------------------------------------------------------
     def write(self) -> MjcfResult:
+        """The whole document: options, bodies and geoms, triggers, equalities, actuators, keyframe."""
         self._header()
         worldbody = ET.SubElement(self.root, "worldbody")
         self.elements[None] = worldbody
@@ -277,7 +284,6 @@ class _Writer:
         specs, notes = mj.joint_specs(joint, plan, self.frames, a, b, child_is_b=(b == body.node))
         for note in plan.notes + notes:
             self.loss("MJCF-4", joint.pointer, note)
-        self.joint_names = getattr(self, "joint_names", {})
         for s in specs:
             name = f"joint{k}_{s.kind}{s.axis_index if s.axis_index >= 0 else ''}"
             attrs = {"name": name, "type": s.kind, "pos": _nums(s.pos)}
@@ -369,7 +375,7 @@ class _Writer:
                 self._exclude(first, second)
 
     def _actuators(self) -> None:
-        names = getattr(self, "joint_names", {})
+        names = self.joint_names
         for k, j in enumerate(self.scene.joints):
             for i, d in enumerate(j.drives):
                 if k in self.tree.loops:
@@ -521,7 +527,7 @@ class _Writer:
         else:
             self.loss("MJCF-3", "/", f"{len(keys)} filter classes exceed MuJoCo's 32 bits: written as "
                       "<exclude> per body pair that never collides")
-            self._pending_excludes = True
+            self.pending_excludes = True
 
     def _triggers(self) -> None:
         owner: dict[int, tuple[int, int | None]] = {}
@@ -547,7 +553,7 @@ class _Writer:
         if self.index.triggers:
             self.loss("MJCF-7", self.scene.triggers[0].pointer, "triggers have no MJCF counterpart: written as "
                       "non-colliding geoms in group 3 (the gltf-physics MuJoCo engine reports their overlaps)")
-        if getattr(self, "_pending_excludes", False):
+        if self.pending_excludes:
             self._filter_excludes()
 
     def _filter_excludes(self) -> None:

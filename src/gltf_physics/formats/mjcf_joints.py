@@ -39,6 +39,8 @@ class Axis:
 
 @dataclass
 class DofPlan:
+    """A joint's six degrees of freedom (frame A axes) as its limits leave them, and notes on approximations."""
+
     linear: list[Axis] = field(default_factory=lambda: [Axis() for _ in range(3)])
     angular: list[Axis] = field(default_factory=lambda: [Axis() for _ in range(3)])
     ball_range: float | None = None  # a total-rotation (3 axes) or cone (2 axes) limit
@@ -104,6 +106,7 @@ def _apply_limit(plan: DofPlan, states: list[Axis], kind: str, axes: tuple[int, 
 
 
 def is_fixed(plan: DofPlan) -> bool:
+    """Every degree of freedom locked: a weld."""
     return all(a.state == "locked" for a in (*plan.linear, *plan.angular))
 
 
@@ -188,6 +191,7 @@ class Tree:
     skipped: list[tuple[int, str]] = field(default_factory=list)
 
     def children(self, key: int | None) -> list[int]:
+        """The bodies hanging from ``key`` (``None`` = the world), ascending."""
         return sorted(c for c, (p, _) in self.parent.items() if p == key)
 
 

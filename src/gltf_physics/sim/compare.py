@@ -40,6 +40,8 @@ class BodyDifference:
 
 @dataclass
 class Comparison:
+    """Per-body differences of every engine against ``reference``, and the tolerances of the verdict."""
+
     reference: str
     engines: list[str]
     duration: float
@@ -50,6 +52,7 @@ class Comparison:
 
     @property
     def agree(self) -> bool:
+        """No body ever differs by more than the position or the angle tolerance."""
         return all(b.max_position <= self.position_tolerance and b.max_angle <= self.angle_tolerance
                    for b in self.bodies)
 

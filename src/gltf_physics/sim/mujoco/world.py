@@ -49,6 +49,8 @@ def require_mujoco() -> Any:
 
 
 class MujocoWorld:
+    """The engine interface of ``World`` over one compiled MJCF model and its data (module docstring)."""
+
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                  mesh_source: MeshSource | None = None, threads: int | None = None) -> None:
@@ -94,6 +96,7 @@ class MujocoWorld:
     # -- stepping --------------------------------------------------------------------------------------
     @property
     def time(self) -> float:
+        """Seconds simulated (whole World steps)."""
         return self.step_count / self.rate
 
     def step(self) -> None:
@@ -184,11 +187,13 @@ class MujocoWorld:
         return out
 
     def pose(self, node: int) -> tuple[np.ndarray, np.ndarray]:
+        """Current glTF-world translation (3,) and xyzw rotation (4,) of a body node."""
         i = self.handle_of[node]
         return _R.T @ self.data.xpos[i], _gltf_quats(self.data.xquat[i][None, :])[0]
 
     # -- runtime changes -----------------------------------------------------------------------------------
     def set_motion(self, node: int, field: str, value: Any) -> None:
+        """Velocities (node space, D-9) of a free body, or its gravityFactor, now."""
         if node not in self.handle_of:
             raise SimulationError(f"node {node} is not a body", node=node)
         body = self.handle_of[node]
@@ -212,12 +217,14 @@ class MujocoWorld:
 
     # -- snapshots -------------------------------------------------------------------------------------
     def snapshot(self) -> tuple[Any, ...]:
+        """MuJoCo's full integration state (warm start included) and the trigger bookkeeping."""
         spec = mujoco.mjtState.mjSTATE_INTEGRATION
         state = np.empty(mujoco.mj_stateSize(self.model, spec))
         mujoco.mj_getState(self.model, self.data, state, spec)
         return state, self.step_count, self.triggers.state(), set(self._inside)
 
     def restore(self, snap: tuple[Any, ...]) -> None:
+        """Back to a :meth:`snapshot`: the run from there replays identically."""
         state, steps, trig, inside = snap
         mujoco.mj_setState(self.model, self.data, state, mujoco.mjtState.mjSTATE_INTEGRATION)
         mujoco.mj_forward(self.model, self.data)
@@ -237,6 +244,7 @@ class _Drives:
                        for d in [world.scene.joints[key[0]].drives[key[1]]]}
 
     def set(self, joint_index: int, field_path: tuple[Any, ...], value: Any) -> None:
+        """A drive's ``position_target`` or ``velocity_target`` (other joint fields: ValueError)."""
         if field_path[0] != "drives" or str(field_path[2]) not in ("position_target", "velocity_target"):
             raise ValueError(f"{'/'.join(map(str, field_path))}: only drive targets can change on MuJoCo")
         key = (joint_index, int(field_path[1]))
