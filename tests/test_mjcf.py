@@ -27,11 +27,13 @@ from gltf_physics.model import (
     DriveType,
     JointDrive,
     JointLimit,
+    MeshShape,
     Motion,
     MotionType,
     Plane,
     Sphere,
 )
+from gltf_physics.model.mass import document_mesh_source
 from mujoco_scenes import bar_hinge, make, save_khr
 
 # Joint fixtures: (MuJoCo joints, actuators, equalities). Every other fixture: one free joint per dynamic
@@ -64,6 +66,16 @@ JOINT_COUNTS = {
 }
 
 
+def expected_geoms(scene, col) -> int:
+    """One geom per collider, except a static triangle mesh: one prism per triangle with an area."""
+    static = col.body is None or scene.body(col.body).motion.type is MotionType.STATIC
+    if not (isinstance(col.shape, MeshShape) and not col.shape.convex and static):
+        return 1
+    points, triangles = document_mesh_source(scene.document)(col.shape)
+    a, b, c = (points[triangles[:, k]] for k in range(3))
+    return int((np.linalg.norm(np.cross(b - a, c - a), axis=1) > 1e-12).sum())
+
+
 def gid(m, name: str) -> int:
     return mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, name)
 
@@ -78,7 +90,8 @@ def test_every_fixture_compiles_with_expected_counts(rel):
     scene = read_scene(load(fixture_path(rel)))
     result, m = compiled(scene)
     assert m.nbody == 1 + len(scene.bodies)  # the world + one body per motion (no fixture is animated)
-    assert m.ngeom == len(scene.colliders) + sum(t.shape is not None for t in scene.triggers)
+    assert m.ngeom == sum(expected_geoms(scene, c) for c in scene.colliders) + sum(
+        t.shape is not None for t in scene.triggers)
     dynamic = sum(b.motion.type is MotionType.DYNAMIC for b in scene.bodies)
     assert (m.njnt, m.nu, m.neq) == JOINT_COUNTS.get(rel, (dynamic, 0, 0))
     if rel not in JOINT_COUNTS:

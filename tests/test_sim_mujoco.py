@@ -22,6 +22,7 @@ from gltf_physics.model import (
     DriveType,
     JointDrive,
     JointLimit,
+    MeshShape,
     Motion,
     MotionType,
     Sphere,
@@ -188,3 +189,17 @@ def test_unknown_engine_and_missing_extra(monkeypatch):
     with pytest.raises(SimulationError) as e:
         World(falling_sphere(), engine="mujoco")
     assert str(e.value) == "MuJoCo is not installed: pip install 'gltf-physics[mujoco]'"
+
+
+def test_static_triangle_mesh_keeps_its_concave_surface():
+    # A sphere (r 0.2) dropped into a 90° V valley (static triangle mesh) settles at its bottom: centre at
+    # x = 0, y = r/sin 45° = 0.2828. MuJoCo collides meshes as their convex hull, whose flat top would hold
+    # it at y = 1.2: the writer turns a static triangle mesh into one thin prism per triangle.
+    points = np.array([[-1, 1, -1], [0, 0, -1], [0, 0, 1], [-1, 1, 1], [1, 1, -1], [1, 1, 1]], dtype=float)
+    triangles = np.array([[0, 2, 1], [0, 3, 2], [1, 2, 5], [1, 5, 4]])
+    scene = make([{"translation": [0, 0, 0]}, {"translation": [0.05, 1.5, 0]}], [Body(1, Motion())],
+                 [Collider(0, MeshShape(convex=False, mesh=0)), Collider(1, Sphere(0.2), body=1)])
+    w = World(scene, engine="mujoco", mesh_source=lambda shape: (points, triangles))
+    w.run(3.0)
+    x, y, _ = w.pose(1)[0]
+    assert abs(x) < 0.005 and y == pytest.approx(0.2 / math.sqrt(0.5), abs=0.005)

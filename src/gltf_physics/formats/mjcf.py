@@ -15,7 +15,8 @@ Pure XML: writing needs no ``mujoco``; the file compiles with ``mujoco.MjModel.f
 - **Geoms**: box (half-sizes), sphere, capsule and cylinder (axis turned from +Y to +Z), infinite one-sided
   plane → ``plane``; finite or double-sided planes and planes on moving bodies → thin boxes (as on Rapier);
   tapered capsules/cylinders, non-uniformly scaled round shapes and convex meshes → ``<mesh>`` assets
-  (MuJoCo collides the convex hull: exact for convex shapes, approximate for triangle meshes).
+  (MuJoCo collides the convex hull: exact for convex shapes); a static triangle mesh becomes one thin
+  prism per triangle (its surface exact; moving or very large triangle meshes: their hull, approximate).
 - **Materials**: ``friction`` = dynamic friction; MuJoCo combines by maximum, has no restitution.
 - **Filters**: one bit per filter class: ``contype`` = own bit, ``conaffinity`` = bits of the classes it
   collides with — exact for the symmetric rule (DIGEST §11, D-7) up to 32 classes; beyond, ``<exclude>``
@@ -66,6 +67,7 @@ _Z_TO_Y = (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))  # xyzw: turns MuJoCo's +Z
 PLANE_THICKNESS = 0.01  # m, as sim/rapier/shapes.py
 BIG = 1.0e4  # m, half extent of a double-sided infinite plane (as on Rapier)
 TRIGGER_GROUP = 3
+MAX_PRISMS = 4096  # a static triangle mesh up to this size becomes one prism geom per triangle
 
 
 @dataclass
@@ -217,9 +219,9 @@ class _Writer:
             self._dynamic(el, body, parent)
         for k, placed in self.placed[node]:
             col = self.scene.colliders[k]
-            self._geom(el, placed, f"collider{k}", col.pointer or body.pointer, col.material, col.filter,
-                       moving=m.type is not MotionType.STATIC or node in self.animated)
-            self.index.solids.append((f"collider{k}", node, col.filter))
+            for g in self._geom(el, placed, f"collider{k}", col.pointer or body.pointer, col.material, col.filter,
+                                moving=m.type is not MotionType.STATIC or node in self.animated):
+                self.index.solids.append((g, node, col.filter))
         for child in self.tree.children(node):
             self._body(el, node, bodies[child], bodies)
 
@@ -424,9 +426,9 @@ class _Writer:
             placed = place_shape(col.shape, rel, self.mesh_source)
             if placed is None:
                 continue
-            self._geom(parent_el, placed, f"collider{k}", col.pointer, col.material, col.filter,
-                       moving=owner is not None)
-            self.index.solids.append((f"collider{k}", col.node, col.filter))
+            for g in self._geom(parent_el, placed, f"collider{k}", col.pointer, col.material, col.filter,
+                                moving=owner is not None):
+                self.index.solids.append((g, col.node, col.filter))
 
     def _static_parent(self, worldbody: ET.Element, node: int) -> tuple[ET.Element, np.ndarray, int | None]:
         """worldbody (MJCF world frame) or, under an animated node, a mocap body following that node."""
@@ -444,22 +446,48 @@ class _Writer:
         return el, np.linalg.inv(frame) @ self.world[node], node
 
     def _geom(self, parent: ET.Element, p: PlacedShape, name: str, pointer: str, material: int | None,
-              filt: int | None, moving: bool, trigger: bool = False) -> None:
-        attrs = self._shape_attrs(p, name, pointer, moving)
-        if attrs is None:
-            return
-        attrs["name"] = name
-        if trigger:
-            attrs.update(contype="0", conaffinity="0", group=str(TRIGGER_GROUP), rgba="0.2 0.8 0.2 0.3")
+              filt: int | None, moving: bool, trigger: bool = False) -> list[str]:
+        """Write the geom(s) of one placed shape; returns their names (none for an unwritable shape)."""
+        if p.kind == "trimesh" and not moving and not trigger and len(p.triangles) <= MAX_PRISMS:
+            shapes = self._prisms(p)
         else:
-            mat = _material(self.scene.materials, material)
-            attrs["friction"] = f"{_num(mat.dynamic_friction)} 0.005 0.0001"
-            bits = self.bits.get(filt)
-            if bits is not None and bits != (1, 1):
-                attrs["contype"], attrs["conaffinity"] = str(bits[0]), str(bits[1])
-        ET.SubElement(parent, "geom", attrs)
+            attrs = self._shape_attrs(p, pointer, moving)
+            shapes = [] if attrs is None else [attrs]
+        names = []
+        for i, attrs in enumerate(shapes):
+            attrs["name"] = name if len(shapes) == 1 else f"{name}_t{i}"
+            if trigger:
+                attrs.update(contype="0", conaffinity="0", group=str(TRIGGER_GROUP), rgba="0.2 0.8 0.2 0.3")
+            else:
+                mat = _material(self.scene.materials, material)
+                attrs["friction"] = f"{_num(mat.dynamic_friction)} 0.005 0.0001"
+                bits = self.bits.get(filt)
+                if bits is not None and bits != (1, 1):
+                    attrs["contype"], attrs["conaffinity"] = str(bits[0]), str(bits[1])
+            ET.SubElement(parent, "geom", attrs)
+            names.append(attrs["name"])
+        return names
 
-    def _shape_attrs(self, p: PlacedShape, name: str, pointer: str, moving: bool) -> dict[str, str] | None:
+    def _prisms(self, p: PlacedShape) -> list[dict[str, str]]:
+        """A static triangle mesh as one thin prism per triangle (extruded 1 cm behind its front face), so
+        MuJoCo, which collides every mesh as its convex hull, sees the concave surface itself."""
+        pts = np.asarray(p.points, dtype=float)
+        out = []
+        for tri in np.asarray(p.triangles):
+            a, b, c = pts[tri]
+            n = np.cross(b - a, c - a)
+            length = float(np.linalg.norm(n))
+            if length <= 1e-12:
+                continue  # a degenerate triangle has no surface
+            back = n / length * PLANE_THICKNESS
+            name = f"mesh{self.mesh_count}"
+            self.mesh_count += 1
+            verts = np.vstack([a, b, c, a - back, b - back, c - back]).reshape(-1)
+            ET.SubElement(self.asset, "mesh", name=name, vertex=_nums(verts), inertia="convex")
+            out.append({"type": "mesh", "mesh": name})
+        return out
+
+    def _shape_attrs(self, p: PlacedShape, pointer: str, moving: bool) -> dict[str, str] | None:
         t, q = p.translation, p.rotation
         if p.kind == "box":
             return {"type": "box", "size": _nums(p.params), "pos": _nums(t), "quat": _nums(_wxyz(q))}
@@ -477,7 +505,7 @@ class _Writer:
             return self._mesh(PlacedShape("convex", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), points=pts), pointer)
         if p.kind == "plane":
             return self._plane(p, pointer, moving)
-        return self._mesh(p, pointer)
+        return self._mesh(p, pointer, moving)
 
     def _plane(self, p: PlacedShape, pointer: str, moving: bool) -> dict[str, str]:
         sx, sz, double = p.params
@@ -494,14 +522,15 @@ class _Writer:
         return {"type": "box", "size": f"{_num(hx)} {_num(PLANE_THICKNESS / 2)} {_num(hz)}",
                 "pos": _nums(centre), "quat": _nums(_wxyz(p.rotation))}
 
-    def _mesh(self, p: PlacedShape, pointer: str) -> dict[str, str] | None:
+    def _mesh(self, p: PlacedShape, pointer: str, moving: bool = True) -> dict[str, str] | None:
         pts = np.asarray(p.points, dtype=float)
         hull = convex_hull(pts)
         if len(hull) == 0:
             self.loss("MJCF-1", pointer, "flat or empty mesh shape: no MuJoCo mesh can hold it; not written")
             return None
         if p.kind == "trimesh":
-            self.loss("MJCF-1", pointer, "triangle mesh collides as its convex hull in MuJoCo (approximate)")
+            why = "on a moving body" if moving else f"of more than {MAX_PRISMS} triangles"
+            self.loss("MJCF-1", pointer, f"triangle mesh {why} collides as its convex hull in MuJoCo (approximate)")
         used = np.unique(hull)  # the hull's vertices are all MuJoCo needs
         name = f"mesh{self.mesh_count}"
         self.mesh_count += 1
@@ -548,8 +577,9 @@ class _Writer:
                 continue
             node, compound_filter = owner.get(trig.node, (trig.node, None))
             key = trig.filter if trig.filter is not None else compound_filter
-            self._geom(parent_el, placed, f"trigger{k}", trig.pointer, None, key, moving=True, trigger=True)
-            self.index.triggers.append((f"trigger{k}", node, key))
+            for g in self._geom(parent_el, placed, f"trigger{k}", trig.pointer, None, key, moving=True,
+                                trigger=True):
+                self.index.triggers.append((g, node, key))
         if self.index.triggers:
             self.loss("MJCF-7", self.scene.triggers[0].pointer, "triggers have no MJCF counterpart: written as "
                       "non-colliding geoms in group 3 (the gltf-physics MuJoCo engine reports their overlaps)")
