@@ -203,3 +203,14 @@ def test_static_triangle_mesh_keeps_its_concave_surface():
     w.run(3.0)
     x, y, _ = w.pose(1)[0]
     assert abs(x) < 0.005 and y == pytest.approx(0.2 / math.sqrt(0.5), abs=0.005)
+
+
+def test_infinite_mass_does_not_translate_but_may_spin():
+    # KHR mass 0 = infinite (D-5): gravity and contacts cannot move it; its initial spin stays.
+    scene = make([{"translation": [0, 1, 0]}], [Body(0, Motion(mass=math.inf, angular_velocity=(0.0, 1.0, 0.0)))],
+                 [Collider(0, Box((1.0, 1.0, 1.0)), body=0)])
+    w = World(scene, engine="mujoco")
+    w.run(1.0)
+    t, q = w.pose(0)
+    assert t == pytest.approx([0.0, 1.0, 0.0], abs=1e-9)
+    assert 2 * math.atan2(q[1], q[3]) == pytest.approx(1.0, abs=1e-3)

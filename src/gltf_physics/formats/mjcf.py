@@ -244,12 +244,17 @@ class _Writer:
             self._tree_joints(el, body)
             if any(m.linear_velocity) or any(m.angular_velocity):
                 self.loss("MJCF-6", body.pointer, "initial velocity of a jointed (nested) body dropped")
+        elif math.isinf(mp.mass):  # infinite mass never translates (Rapier locks it): at most a ball joint
+            if not all(math.isinf(v) for v in mp.inertia_diagonal):
+                ET.SubElement(el, "joint", name=f"{el.get('name')}_ball", type="ball", pos=_nums(mp.center_of_mass))
+                self.qvel.extend(float(v) for v in m.angular_velocity)
         else:
             ET.SubElement(el, "freejoint", name=f"{el.get('name')}_free")
             self.qvel.extend(self._free_velocity(body, mp))
         mass, diag = mp.mass, list(mp.inertia_diagonal)
         if math.isinf(mass) or any(math.isinf(v) for v in diag):
-            self.loss("MJCF-6", body.pointer, "infinite mass or inertia written as a very large finite value")
+            self.loss("MJCF-6", body.pointer, "infinite mass or inertia written as a 10⁶ times larger value "
+                      "(an infinite mass gets no translational joint)")
             finite = [v for v in diag if math.isfinite(v) and v > 0] or [1.0]
             diag = [v if math.isfinite(v) else 1e6 * max(finite) for v in diag]
             mass = mass if math.isfinite(mass) else 1e6
