@@ -5,6 +5,7 @@ pieces (frames, geoms, filters, joints, actuators, losses) checked on small scen
 from __future__ import annotations
 
 import json
+import math
 import xml.etree.ElementTree as ET
 
 import mujoco
@@ -36,33 +37,34 @@ from gltf_physics.model import (
 from gltf_physics.model.mass import document_mesh_source
 from mujoco_scenes import bar_hinge, make, save_khr
 
-# Joint fixtures: (MuJoCo joints, actuators, equalities). Every other fixture: one free joint per dynamic
-# body, no actuator, no equality. JointTypes gen3: ball, ball, hinge, hinge, slide, 3 slides + ball (a
+# Joint fixtures: (static bodies holding JOINT-9 partner colliders, MuJoCo joints, actuators, equalities).
+# Every other fixture: no extra body, one free joint per dynamic body (a ball for an infinite mass), no
+# actuator, no equality. JointTypes gen3: ball, ball, hinge, hinge, slide, 3 slides + ball (a
 # box-limited free joint), fixed (no joint), 2 hinges, hinge, hinge, slide = 14; a velocity and a
 # position drive. OMI soft locks (finite stiffness on min = max) become one spring joint per axis.
 JOINT_COUNTS = {
-    "KHR_physics_rigid_bodies/gen1-collision-shapes/JointTypes/JointTypes.gltf": (12, 0, 0),
-    "KHR_physics_rigid_bodies/gen2-collision-shapes-mesh/JointTypes/JointTypes.gltf": (1, 1, 0),
-    "KHR_physics_rigid_bodies/gen3-implicit-shapes/JointTypes/JointTypes.glb": (14, 2, 0),
-    "KHR_physics_rigid_bodies/gen3-implicit-shapes/JointTypes/JointTypes.gltf": (14, 2, 0),
-    "KHR_rigid_bodies/gen0-khr-rigid-bodies/JointTypes/JointTypes.gltf": (12, 0, 0),
-    "OMI_physics_joint/gen1-constraints-omi-collider/simple_joint.gltf": (2, 0, 0),
-    "OMI_physics_joint/gen1-constraints-omi-collider/slider_ball.gltf": (6, 0, 0),
-    "OMI_physics_joint/gen1-constraints-omi-collider/weld_joint.gltf": (1, 0, 0),
-    "OMI_physics_joint/gen1-constraints/hanging_rope.gltf": (12, 0, 0),
-    "OMI_physics_joint/gen1-constraints/pendulum_balls.gltf": (18, 0, 0),
-    "OMI_physics_joint/gen1-constraints/rope_railing.gltf": (20, 0, 0),
-    "OMI_physics_joint/gen1-constraints/simple_joint.gltf": (2, 0, 0),
-    "OMI_physics_joint/gen1-constraints/slider_ball.gltf": (6, 0, 0),
-    "OMI_physics_joint/gen1-constraints/swing_and_slide.gltf": (6, 0, 0),
-    "OMI_physics_joint/gen1-constraints/weld_joint.gltf": (1, 0, 0),
-    "OMI_physics_joint/gen2-physicsJoints/hanging_rope.gltf": (12, 0, 0),
-    "OMI_physics_joint/gen2-physicsJoints/pendulum_balls.gltf": (18, 0, 0),
-    "OMI_physics_joint/gen2-physicsJoints/rope_railing.gltf": (20, 0, 0),
-    "OMI_physics_joint/gen2-physicsJoints/simple_joint.gltf": (5, 0, 0),
-    "OMI_physics_joint/gen2-physicsJoints/slider_ball.gltf": (6, 0, 0),
-    "OMI_physics_joint/gen2-physicsJoints/swing_and_slide.gltf": (6, 0, 0),
-    "OMI_physics_joint/gen2-physicsJoints/weld_joint.gltf": (1, 0, 0),
+    "KHR_physics_rigid_bodies/gen1-collision-shapes/JointTypes/JointTypes.gltf": (4, 12, 0, 0),
+    "KHR_physics_rigid_bodies/gen2-collision-shapes-mesh/JointTypes/JointTypes.gltf": (0, 1, 1, 0),
+    "KHR_physics_rigid_bodies/gen3-implicit-shapes/JointTypes/JointTypes.glb": (6, 14, 2, 0),
+    "KHR_physics_rigid_bodies/gen3-implicit-shapes/JointTypes/JointTypes.gltf": (6, 14, 2, 0),
+    "KHR_rigid_bodies/gen0-khr-rigid-bodies/JointTypes/JointTypes.gltf": (4, 12, 0, 0),
+    "OMI_physics_joint/gen1-constraints-omi-collider/simple_joint.gltf": (0, 2, 0, 0),
+    "OMI_physics_joint/gen1-constraints-omi-collider/slider_ball.gltf": (0, 6, 0, 0),
+    "OMI_physics_joint/gen1-constraints-omi-collider/weld_joint.gltf": (0, 1, 0, 0),
+    "OMI_physics_joint/gen1-constraints/hanging_rope.gltf": (0, 12, 0, 0),
+    "OMI_physics_joint/gen1-constraints/pendulum_balls.gltf": (0, 18, 0, 0),
+    "OMI_physics_joint/gen1-constraints/rope_railing.gltf": (0, 20, 0, 0),
+    "OMI_physics_joint/gen1-constraints/simple_joint.gltf": (0, 2, 0, 0),
+    "OMI_physics_joint/gen1-constraints/slider_ball.gltf": (0, 6, 0, 0),
+    "OMI_physics_joint/gen1-constraints/swing_and_slide.gltf": (0, 6, 0, 0),
+    "OMI_physics_joint/gen1-constraints/weld_joint.gltf": (0, 1, 0, 0),
+    "OMI_physics_joint/gen2-physicsJoints/hanging_rope.gltf": (0, 12, 0, 0),
+    "OMI_physics_joint/gen2-physicsJoints/pendulum_balls.gltf": (0, 18, 0, 0),
+    "OMI_physics_joint/gen2-physicsJoints/rope_railing.gltf": (0, 20, 0, 0),
+    "OMI_physics_joint/gen2-physicsJoints/simple_joint.gltf": (0, 5, 0, 0),
+    "OMI_physics_joint/gen2-physicsJoints/slider_ball.gltf": (0, 6, 0, 0),
+    "OMI_physics_joint/gen2-physicsJoints/swing_and_slide.gltf": (0, 6, 0, 0),
+    "OMI_physics_joint/gen2-physicsJoints/weld_joint.gltf": (0, 1, 0, 0),
 }
 
 
@@ -89,13 +91,18 @@ def compiled(scene):
 def test_every_fixture_compiles_with_expected_counts(rel):
     scene = read_scene(load(fixture_path(rel)))
     result, m = compiled(scene)
-    assert m.nbody == 1 + len(scene.bodies)  # the world + one body per motion (no fixture is animated)
+    partners, *joints = JOINT_COUNTS.get(rel, (0, None, 0, 0))
+    assert m.nbody == 1 + len(scene.bodies) + partners  # the world + one body per motion (none is animated)
     assert m.ngeom == sum(expected_geoms(scene, c) for c in scene.colliders) + sum(
         t.shape is not None for t in scene.triggers)
-    dynamic = sum(b.motion.type is MotionType.DYNAMIC for b in scene.bodies)
-    assert (m.njnt, m.nu, m.neq) == JOINT_COUNTS.get(rel, (dynamic, 0, 0))
-    if rel not in JOINT_COUNTS:
-        assert all(m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE for j in range(m.njnt))
+    dynamic = [b for b in scene.bodies if b.motion.type is MotionType.DYNAMIC]
+    if rel in JOINT_COUNTS:
+        assert [m.njnt, m.nu, m.neq] == joints
+    else:
+        assert (m.njnt, m.nu, m.neq) == (len(dynamic), 0, 0)
+        balls = sum(b.motion.mass is not None and math.isinf(b.motion.mass) for b in dynamic)
+        assert sorted(m.jnt_type) == [mujoco.mjtJoint.mjJNT_FREE] * (len(dynamic) - balls) + [
+            mujoco.mjtJoint.mjJNT_BALL] * balls
     assert all(set(loss) == {"code", "pointer", "message"} and loss["code"].startswith("MJCF-")
                for loss in result.losses)
 
@@ -163,8 +170,8 @@ def test_hinge_limit_drive_and_keyframe():
     assert m.actuator_forcerange[0] == pytest.approx([-3.0, 3.0])
     # position actuator: kp(ctrl − q) − kv q̇ = kp(target − q) + kv(v_target − q̇) with ctrl = target + kv·v/kp
     assert m.key_ctrl[0] == pytest.approx([0.1 + 4.0 * 0.5 / 20.0])
-    root = ET.fromstring(result.xml)
-    assert root.find("contact/exclude").attrib == {"body1": "world", "body2": "bar_0"}
+    # JOINT-9: the world side has no static colliders, so there is nothing to exclude
+    assert ET.fromstring(result.xml).find("contact") is None
 
 
 def test_gravity_factor_mocap_and_velocity_keyframe():
@@ -211,3 +218,18 @@ def test_mass_properties_are_the_runtime_ones():
     assert m.body_mass[1] == pytest.approx(125.0)
     expect = 125 / 12 * np.array([0.25 + 0.0625, 1 + 0.0625, 1 + 0.25])
     assert sorted(m.body_inertia[1]) == pytest.approx(sorted(expect))
+
+
+def test_joint_to_a_static_collider_excludes_only_its_partner_group():
+    # JOINT-9: the bar hangs from node 1 (a static post); enableCollision false keeps bar and post apart,
+    # but the ground (node 2, elsewhere in the tree) still collides with the bar.
+    scene = bar_hinge()
+    scene.document.json["nodes"] += [{"name": "post", "translation": [0, 2, 0]}, {"name": "ground"}]
+    scene.colliders += [Collider(1, Box((0.1, 0.1, 0.1))), Collider(2, Plane())]
+    joint = scene.joints[0]
+    scene.joints[0] = type(joint)(None, joint.frame_a, 0, joint.frame_b, limits=joint.limits, node=1)
+    result, _ = compiled(scene)
+    root = ET.fromstring(result.xml)
+    assert [e.attrib for e in root.findall("contact/exclude")] == [{"body1": "static_1", "body2": "bar_0"}]
+    assert root.find("worldbody/body[@name='static_1']/geom").get("name") == "collider1"
+    assert root.find("worldbody/geom").get("name") == "collider2"  # the ground stays on the world body

@@ -126,6 +126,7 @@ class _Writer:
         # (joint k, axis kind, axis) → (MJCF joint name, spec): where the actuators find their joints
         self.joint_names: dict[tuple[int, str, int], tuple[str, mj.JointSpec]] = {}
         self.pending_excludes = False  # > 32 filter classes: excludes written once the geoms are known
+        self.collide_pairs: list[tuple[int, int]] = []  # (parent, child) nested with enableCollision
 
     def loss(self, code: str, pointer: str, message: str) -> None:
         """Record what the MJCF cannot say exactly (the conversion loss report)."""
@@ -138,11 +139,14 @@ class _Writer:
         worldbody = ET.SubElement(self.root, "worldbody")
         self.elements[None] = worldbody
         self._classify()
+        for group in sorted(set(self.partner_of.values())):  # JOINT-9: static colliders a joint excludes
+            ET.SubElement(worldbody, "body", name=f"static_{group}")
         self._filters()
         self._bodies(worldbody)
         self._static_geoms(worldbody)
         self._triggers()
         self._equalities()
+        self._collide_pairs()
         self._actuators()
         self._not_representable()
         for extra in (self.contact, self.equality, self.actuator):
@@ -185,6 +189,7 @@ class _Writer:
             else:
                 self.dynamic.add(b.node)
         self.tree = mj.build_tree(self.scene.joints, self.dynamic, self.anchors)
+        self.side_group, self.partner_of = mj.partner_groups(self.scene, self.dynamic | self.anchors, self.animated)
 
     def _bodies(self, worldbody: ET.Element) -> None:
         by_body = colliders_by_body(self.scene)
@@ -311,10 +316,9 @@ class _Writer:
             self.joint_names[(k, s.kind if s.kind == "ball" else ("linear" if s.kind == "slide" else "angular"),
                               s.axis_index)] = (name, s)
         if not joint.enable_collision:
-            self._exclude(parent, body.node)
-        else:
-            self.loss("MJCF-4", joint.pointer, "enableCollision on a nested joint: MuJoCo never collides a "
-                      "body with its parent")
+            self._exclude_joint(joint)
+        elif parent is not None:
+            self.collide_pairs.append((parent, body.node))
 
     def _soft_limit(self, attrs: dict[str, str], s: mj.JointSpec, body: Body, joint: Joint) -> None:
         # MuJoCo's direct solref (−stiffness, −damping) is an acceleration per unit violation: divide the
@@ -336,10 +340,30 @@ class _Writer:
         d_perp = d - (d @ a) * a
         return max(float(a @ tensor @ a + mp.mass * (d_perp @ d_perp)), 1e-12)
 
-    def _exclude(self, a: int | None, b: int | None) -> None:
-        names = [self.index.body.get(n, "world") if n is not None else "world" for n in (a, b)]
-        if names[0] != names[1]:
+    def _exclude_joint(self, joint: Joint) -> None:
+        """Connected sides do not collide: each side's body, or for a side without one its JOINT-9 partner
+        group of static colliders (their own static body), as on Rapier."""
+        names = []
+        for body, node in ((joint.body_a, joint.node), (joint.body_b, joint.connected_node)):
+            if body is not None and body in self.index.body:
+                names.append(self.index.body[body])
+                continue
+            group = self.side_group.get(body if body is not None else node)  # type: ignore[arg-type]
+            names.append(f"static_{group}" if group is not None else None)
+        if names[0] is not None and names[1] is not None and names[0] != names[1]:
             ET.SubElement(self.contact, "exclude", body1=names[0], body2=names[1])
+
+    def _collide_pairs(self) -> None:
+        """enableCollision on a nested joint: MuJoCo skips parent–child contacts, explicit pairs do not."""
+        cls = {k: i for i, k in enumerate(self.index.filter_keys)}
+        by_body: dict[int, list[tuple[str, int]]] = {}
+        for geom, node, key in self.index.solids:
+            by_body.setdefault(node, []).append((geom, cls[key]))
+        for parent, child in self.collide_pairs:
+            for g1, c1 in by_body.get(parent, []):
+                for g2, c2 in by_body.get(child, []):
+                    if self.table[c1][c2]:  # a pair overrides contype/conaffinity: keep the filters' verdict
+                        ET.SubElement(self.contact, "pair", geom1=g1, geom2=g2)
 
     def _equalities(self) -> None:
         bodies = self.dynamic | self.anchors
@@ -373,7 +397,7 @@ class _Writer:
             if j.drives:
                 self.loss("MJCF-5", j.pointer, "joint closes a loop: its drives are not written")
             if not j.enable_collision:
-                self._exclude(first, second)
+                self._exclude_joint(j)
 
     def _actuators(self) -> None:
         names = self.joint_names
@@ -432,7 +456,9 @@ class _Writer:
     def _static_parent(self, worldbody: ET.Element, node: int) -> tuple[ET.Element, np.ndarray, int | None]:
         """worldbody (MJCF world frame) or, under an animated node, a mocap body following that node."""
         if node not in self.animated:
-            return worldbody, Y_UP_TO_Z_UP @ self.world[node], None
+            group = self.partner_of.get(node)
+            el = worldbody if group is None else worldbody.find(f"body[@name='static_{group}']")
+            return el, Y_UP_TO_Z_UP @ self.world[node], None  # type: ignore[return-value]
         name = f"follow_{node}"
         el = worldbody.find(f"body[@name='{name}']")
         frame = body_frame(self.world[node])

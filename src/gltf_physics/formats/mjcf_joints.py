@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..gltf.hierarchy import ancestors, parents
 from ..gltf.transforms import matrix_to_quat, quat_to_matrix
-from ..model import Joint
+from ..model import Joint, PhysicsScene
 
 WORLD = None  # the key of the world side of a joint
 
@@ -259,3 +260,41 @@ def _orient(tree: Tree, edges: list[tuple[int, int | None, int | None]], joints:
                 tree.parent[nxt] = (cur, k)  # type: ignore[index]
                 queue.append(nxt)
 
+
+
+def partner_groups(scene: PhysicsScene, bodies: set[int],
+                   animated: set[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """JOINT-9, as the Rapier runtime reads it: (side node → group node, static collider node → group node).
+
+    A joint side without a body excludes the static colliders under the nearest ancestor-or-self of its node
+    whose subtree holds one; nested groups merge into the outermost.
+    """
+    gltf = scene.document.json if scene.document is not None else {}
+    nodes = gltf.get("nodes") or []
+    statics = {c.node for c in scene.colliders
+               if (c.body is None or c.body not in bodies) and 0 <= c.node < len(nodes) and c.node not in animated}
+    sides = []
+    for j in scene.joints:
+        for body, node in ((j.body_a, j.node), (j.body_b, j.connected_node)):
+            if body is None or body not in bodies:
+                side = body if body is not None else node
+                if side is not None and 0 <= side < len(nodes):
+                    sides.append(side)
+    if not statics or not sides:
+        return {}, {}
+    parent_of = parents(gltf)
+    covered = set(statics)
+    for c in statics:
+        covered.update(ancestors(parent_of, c))
+    groups = {g for s in sides if (g := next((a for a in (s, *ancestors(parent_of, s)) if a in covered), None))
+              is not None}
+
+    def outer(node: int) -> int | None:
+        found = None
+        for a in (node, *ancestors(parent_of, node)):
+            if a in groups:
+                found = a
+        return found
+
+    side_group = {s: g for s in sides if (g := outer(s)) is not None}
+    return side_group, {c: g for c in statics if (g := outer(c)) is not None}
