@@ -255,8 +255,11 @@ class _Drives:
         act = int(mujoco.mj_name2id(w.model, mujoco.mjtObj.mjOBJ_ACTUATOR, w.index.drives[key]))
         kp, kv = float(w.model.actuator_gainprm[act, 0]), -float(w.model.actuator_biasprm[act, 2])
         pt, vt = self.values[key]["position_target"], self.values[key]["velocity_target"] or 0.0
-        is_position = float(w.model.actuator_biasprm[act, 1]) != 0.0
-        w.data.ctrl[act] = (pt or 0.0) + (kv * vt / kp if kp else 0.0) if is_position else vt
+        if float(w.model.actuator_biasprm[act, 1]) != 0.0:  # position: ctrl = target + kv·v/kp (exact)
+            w.data.ctrl[act] = (pt or 0.0) + kv * vt / kp
+        elif kv:  # velocity: ctrl = target velocity
+            w.data.ctrl[act] = vt
+        # an idle motor (no stiffness, no damping) has no term a target acts on
 
 
 def _gltf_quats(wxyz: np.ndarray) -> np.ndarray:
