@@ -20,11 +20,13 @@ Pure XML: writing needs no ``mujoco``; the file compiles with ``mujoco.MjModel.f
 - **Materials**: ``friction`` = dynamic friction; MuJoCo combines by maximum, has no restitution.
 - **Filters**: one bit per filter class: ``contype`` = own bit, ``conaffinity`` = bits of the classes it
   collides with — exact for the symmetric rule (DIGEST §11, D-7) up to 32 classes; beyond, ``<exclude>``
-  per body pair that can never touch. Jointed pairs without ``enableCollision`` → ``<exclude>``.
+  per body pair that can never touch. Jointed pairs without ``enableCollision`` → ``<exclude>`` (a side
+  without a body: its JOINT-9 partner colliders, on their own static body); nested pairs with it → ``<pair>``.
 - **Triggers**: non-colliding geoms (``contype = conaffinity = 0``, group 3) named ``trigger…``; the
   engine reports their overlaps.
-- **Joints**: limits → ``range`` (soft: negative ``solreflimit``), drives → ``position``/``velocity``/``motor``
-  actuators, targets in the ``initial`` keyframe's ``ctrl``; loops → ``connect``/``weld`` equalities.
+- **Joints**: hard limits → ``range``; soft locks (min = max) → joint ``stiffness``/``springref``/``damping``;
+  soft ranges → negative ``solreflimit``; drives → ``position``/``velocity``/``motor`` actuators, targets in
+  the ``initial`` keyframe's ``ctrl``; loops → ``connect``/``weld`` equalities.
 
 Loss codes: ``MJCF-1`` shape approximated, ``MJCF-2`` material, ``MJCF-3`` filters, ``MJCF-4`` joint,
 ``MJCF-5`` drive, ``MJCF-6`` motion/mass, ``MJCF-7`` trigger, ``MJCF-8`` not representable (gravity volumes,
