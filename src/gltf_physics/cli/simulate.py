@@ -31,8 +31,9 @@ def simulate(
                                                    help="Set a glTF Object Model property before the run.")] = None,
     inputs: Annotated[Path | None, typer.Option(
         metavar="FILE.json", help='Timed changes: [{"time": s, "pointer": "/...", "value": ...}].')] = None,
+    engine: Annotated[str, typer.Option(help="rapier, or mujoco (the [mujoco] extra, through MJCF).")] = "rapier",
 ) -> None:
-    """Simulate a scene on Rapier: final pose or baked animation, pose trace, trigger events.
+    """Simulate a scene on Rapier (or MuJoCo): final pose or baked animation, pose trace, trigger events.
 
     Every output is checked before the run and all of them are written together at the end: a failed run
     leaves no file behind.
@@ -45,10 +46,13 @@ def simulate(
         raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
     outputs = RunOutputs(output=output, bake=bake_run, trace=trace, trace_every=trace_every, events=events)
     outputs.check()
+    if engine not in ("rapier", "mujoco"):
+        raise UsageError(f"--engine must be rapier or mujoco, not {engine!r}")
     assignments = [_parse_set(s) for s in sets or []]
     schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
-    world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording)
+    world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording,
+                  engine=engine)
     for pointer, value in assignments:
         world.set(pointer, value)
     if schedule is not None:

@@ -7,7 +7,8 @@
 
 A World steps a fixed rate (``rate`` Hz, ``substeps`` engine steps per step), reports world poses of every
 moving body (dynamic and kinematic) and trigger events, accepts glTF Object Model pointers (``set``) and
-snapshots. The engine lives behind ``sim.rapier`` (the only place that imports rapier3d).
+snapshots. The engine lives behind ``sim.rapier`` (the only place that imports rapier3d), or with
+``engine="mujoco"`` behind ``sim.mujoco`` (the scene written as MJCF and run by MuJoCo).
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ class World:
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                  record: bool = False, mesh_source: MeshSource | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, engine: str = "rapier") -> None:
         self.scene = scene
         self.rate = float(rate)
-        self.engine = RapierWorld(scene, rate=rate, substeps=substeps, gravity=gravity, density=density,
-                                  mesh_source=mesh_source, threads=threads)
+        self.engine_name = engine
+        self.engine = _engine_class(engine)(scene, rate=rate, substeps=substeps, gravity=gravity,
+                                            density=density, mesh_source=mesh_source, threads=threads)
         self.step_count = 0
         nodes = list(self.engine.moving_nodes)
         self.nodes = np.asarray(nodes, dtype=np.int64)
@@ -152,6 +154,17 @@ class World:
         self.step_count = steps
         if self.recording is not None:
             self.recording.truncate(frames)
+
+
+def _engine_class(name: str) -> Any:
+    """The engine World runs on: ``rapier`` (default) or ``mujoco`` (the ``[mujoco]`` extra, through MJCF)."""
+    if name == "rapier":
+        return RapierWorld
+    if name == "mujoco":
+        from .mujoco.world import MujocoWorld
+
+        return MujocoWorld
+    raise SimulationError(f"unknown engine {name!r} (rapier or mujoco)")
 
 
 def _node_name(scene: PhysicsScene, node: int) -> str:

@@ -1,0 +1,1 @@
+"""The MuJoCo engine behind ``World(engine="mujoco")`` (needs the ``[mujoco]`` extra)."""
