@@ -110,10 +110,19 @@ def from_usd(path: str | Path) -> PhysicsScene:
     try:
         stage = pxr.Usd.Stage.Open(str(src))
     except pxr.Tf.ErrorException as exc:
-        raise GltfError(f"not a readable USD layer: {str(exc).strip().splitlines()[-1]}", file=str(src)) from None
+        raise GltfError(f"not a readable USD layer ({_first_reason(str(exc))})", file=str(src)) from None
     if stage is None:
         raise GltfError("not a readable USD layer", file=str(src))
     return read_stage(pxr, stage, src)
+
+
+def _first_reason(text: str) -> str:
+    """usd-core's first error, without its C++ location: "'<f.usda> is not a valid usda layer'" → that text."""
+    for line in text.strip().splitlines():
+        reason = line.rsplit(" : ", 1)[-1].strip().strip("'")
+        if reason:
+            return reason
+    return "usd-core could not open it"
 
 
 def usd_to_gltf(path: str | Path, to: str) -> tuple[Document, list[dict[str, str]]]:

@@ -57,9 +57,38 @@ JOINT_KINDS = (("PhysicsFixedJoint", "fixed"), ("PhysicsRevoluteJoint", "revolut
                ("PhysicsDistanceJoint", "distance"), ("PhysicsJoint", "generic"))
 
 
+def shortest(stored: float, to_si: Any = None, from_si: Any = None) -> float:
+    """The shortest decimal whose single-precision USD form is ``stored``: 0.1f reads as 0.1. A converted
+    value (``to_si``/``from_si``: USD unit ↔ ours) that is a short decimal in USD units (45°) converts exactly
+    (π/4); otherwise it reads as the shortest value in our units that writes back the same float, so radians
+    written as float degrees come back as written (0.0174533 rad → 1.0000004f° → 0.0174533)."""
+    short = float(str(np.float32(stored))) if math.isfinite(stored) else float(stored)
+    if to_si is None or not math.isfinite(short):
+        return short
+    if len(f"{short:.7g}".rstrip("0").replace("-", "").replace(".", "").lstrip("0")) <= 6:
+        return to_si(short)  # a round number of degrees (45, 0.5) was meant as such: π/4 stays π/4
+    exact = to_si(short)
+    target = np.float32(stored)
+    for digits in range(1, 18):
+        x = float(f"{exact:.{digits}g}")
+        if np.float32(from_si(x) if from_si else x) == target:
+            return x
+    return exact
+
+
 def f32(v: float) -> float:
-    """A single-precision USD value as the shortest decimal that is that float (0.1f reads as 0.1)."""
-    return float(str(np.float32(v))) if math.isfinite(v) else float(v)
+    """A single-precision USD value in our units, as the shortest decimal that is that float."""
+    return shortest(v)
+
+
+def deg(v: float) -> float:
+    """Float degrees (or degrees per second) → radians, the shortest that writes back the same float."""
+    return shortest(v, math.radians, math.degrees)
+
+
+def per_deg(v: float) -> float:
+    """A float per-degree gain (angular drive stiffness, damping) → per radian, likewise."""
+    return shortest(v, lambda x: x * 180 / math.pi, lambda x: x * math.pi / 180)
 
 
 def _vec(v: Any, single: bool = True) -> tuple[float, ...]:
@@ -284,7 +313,7 @@ class _Reader:
             elif api.GetKinematicEnabledAttr().Get():
                 kind = MotionType.KINEMATIC
             motion = Motion(type=kind, linear_velocity=_vec(api.GetVelocityAttr().Get()),  # type: ignore[arg-type]
-                            angular_velocity=tuple(math.radians(v) for v in _vec(  # type: ignore[arg-type]
+                            angular_velocity=tuple(deg(v) for v in _vec(  # type: ignore[arg-type]
                                 api.GetAngularVelocityAttr().Get())),
                             **self._mass(prim))
             factor = prim.GetAttribute(f"{NS}:gravityFactor")
@@ -523,7 +552,7 @@ class _Reader:
         if kind in ("revolute", "prismatic"):
             j = (UsdPhysics.RevoluteJoint if kind == "revolute" else UsdPhysics.PrismaticJoint)(prim)
             lo, hi = float(j.GetLowerLimitAttr().Get()), float(j.GetUpperLimitAttr().Get())
-            conv = math.radians if kind == "revolute" else f32
+            conv = deg if kind == "revolute" else f32
             if math.isfinite(lo) or math.isfinite(hi):
                 name = (ROT if kind == "revolute" else TRANS)[spec.axis]
                 spec.ranges[name] = (conv(lo) if math.isfinite(lo) else lo, conv(hi) if math.isfinite(hi) else hi)
@@ -533,7 +562,7 @@ class _Reader:
             if a0 >= 0 and a1 >= 0:
                 if a0 != a1:
                     self.note("USD-12", prim.GetPath(), "an elliptic cone limit: read as the smaller circular cone")
-                spec.cone = (spec.axis, float(data.get("coneMin", 0.0)), math.radians(min(a0, a1)))
+                spec.cone = (spec.axis, float(data.get("coneMin", 0.0)), deg(min(a0, a1)))
         elif kind == "distance":
             j = UsdPhysics.DistanceJoint(prim)
             lo, hi = float(j.GetMinDistanceAttr().Get()), float(j.GetMaxDistanceAttr().Get())
@@ -548,7 +577,7 @@ class _Reader:
                 if inst == "distance":
                     spec.distance = (f32(lo), f32(hi))
                 elif inst in ROT:
-                    spec.ranges[inst] = (math.radians(lo), math.radians(hi))
+                    spec.ranges[inst] = (deg(lo), deg(hi))
                 elif inst in TRANS:
                     spec.ranges[inst] = (f32(lo), f32(hi))
         self._extras(prim, spec)
@@ -584,25 +613,25 @@ class _Reader:
     def _drive(self, prim: Any, inst: str, dof: str) -> JointDrive:
         api = self.pxr.UsdPhysics.DriveAPI(prim, inst)
         angular = dof in ROT
-        per = 180 / math.pi if angular else 1.0
-        stiffness = float(api.GetStiffnessAttr().Get()) * per
+        gain = per_deg if angular else f32
+        stiffness = gain(float(api.GetStiffnessAttr().Get()))
         target_attr, velocity_attr = api.GetTargetPositionAttr(), api.GetTargetVelocityAttr()
         position = None
         if target_attr.HasAuthoredValue() or stiffness:  # unauthored target with a spring: USD means 0
             value = float(target_attr.Get())
-            position = math.radians(value) if angular else f32(value)
+            position = deg(value) if angular else f32(value)
         velocity = None
         if velocity_attr.HasAuthoredValue():
             value = float(velocity_attr.Get())
-            velocity = math.radians(value) if angular else f32(value)
+            velocity = deg(value) if angular else f32(value)
         kept = prim.GetAttribute(f"{NS}:drive:{inst}:stiffness")
         if kept and kept.HasAuthoredValue():
             stiffness = float(kept.Get())
         return JointDrive(type=DriveType.ANGULAR if angular else DriveType.LINEAR,
                           mode=DriveMode(str(api.GetTypeAttr().Get())), axis=(ROT if angular else TRANS).index(dof),
                           max_force=f32(float(api.GetMaxForceAttr().Get())), position_target=position,
-                          velocity_target=velocity, stiffness=_clean(stiffness),
-                          damping=_clean(float(api.GetDampingAttr().Get()) * per))
+                          velocity_target=velocity, stiffness=stiffness,
+                          damping=gain(float(api.GetDampingAttr().Get())))
 
     # -- the rest --------------------------------------------------------------------------------------
     def _gravity(self) -> None:
@@ -662,12 +691,6 @@ class _Reader:
                                       if j.body_a is None else j.frame_a,
                                       "frame_b": resolved.get(id(j.frame_b), j.frame_b)
                                       if j.body_b is None else j.frame_b}) for j in self.scene.joints]
-
-
-def _clean(v: float) -> float:
-    """Undo the degree round trip's last bits (π/180 · 180/π) on values that were short decimals."""
-    r = float(f"{v:.12g}")
-    return r if math.isclose(r, v, rel_tol=1e-12, abs_tol=0.0) else v
 
 
 def _primitive(gltf: dict[str, Any], data: bytearray, points: np.ndarray, tris: np.ndarray) -> dict[str, Any]:
