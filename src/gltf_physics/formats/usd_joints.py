@@ -4,7 +4,7 @@ A model joint is a list of limits (each over one or several axes of frame B rela
 UsdPhysics has typed joints that lock implied degrees of freedom (Fixed, Revolute, Prismatic, Spherical,
 Distance) and a generic joint with one ``LimitAPI``/``DriveAPI`` per degree of freedom (``transX``…``rotZ``,
 plus ``distance``). :func:`joint_spec` splits a model joint into per-DOF ranges (a several-axis lock
-``min = max = 0`` is the same as one lock per axis), a distance (linear over all three axes) and a cone
+``min = max = 0`` is the same as one lock per axis, a soft one close to one spring per axis), a distance (linear over all three axes) and a cone
 (angular over two axes), picks the typed joint when it says exactly that, and keeps what USD cannot say
 (soft limits' stiffness and damping, other several-axis limits, repeated axes) for the ``gltfPhysics:``
 namespace. ``layout`` records how the model grouped its limits, so :func:`model_limits` regroups the
@@ -44,8 +44,13 @@ class JointSpec:
     layout: list[list[Any]] = field(default_factory=list)
 
 
+def is_soft(spec: JointSpec, name: str) -> bool:
+    """A spring limit (finite stiffness); damping alone does nothing to a hard limit (DIGEST §11)."""
+    return name in spec.soft and not math.isinf(spec.soft[name][0])
+
+
 def _locks(spec: JointSpec, names: tuple[str, ...]) -> bool:
-    return all(spec.ranges.get(n) == (0.0, 0.0) and n not in spec.soft for n in names)
+    return all(spec.ranges.get(n) == (0.0, 0.0) and not is_soft(spec, n) for n in names)
 
 
 def _free(spec: JointSpec, names: tuple[str, ...]) -> bool:
@@ -86,22 +91,21 @@ def _add_limit(spec: JointSpec, limit: JointLimit) -> None:
     angular = bool(limit.angular_axes)
     axes = limit.angular_axes or limit.linear_axes
     names = [dof_name(angular, a) for a in axes]
-    hard = math.isinf(limit.stiffness) and limit.stiffness > 0 and limit.damping == 0
+    hard = math.isinf(limit.stiffness) and limit.stiffness > 0
     if len(set(names)) != len(names) or any(n in spec.ranges for n in names):
         return _extra(spec, limit)
-    if len(names) == 1:
-        spec.ranges[names[0]] = (limit.min, limit.max)
-        if not hard:
-            spec.soft[names[0]] = (limit.stiffness, limit.damping)
-        spec.layout.append(["dofs", names])
-    elif hard and limit.min == 0.0 and limit.max == 0.0:  # a several-axis lock is one lock per axis
+    # A several-axis lock (min = max = 0) is one lock per axis; a soft one is one spring per axis (the same
+    # restoring force for the linear ball lock, close for the angular ones): USD sees hard locks (USD-7).
+    if len(names) == 1 or (limit.min == 0.0 and limit.max == 0.0):
         for n in names:
-            spec.ranges[n] = (0.0, 0.0)
+            spec.ranges[n] = (limit.min, limit.max)
+            if limit.stiffness != math.inf or limit.damping != 0.0:  # kept aside, for an exact round trip
+                spec.soft[n] = (limit.stiffness, limit.damping)
         spec.layout.append(["dofs", names])
-    elif hard and not angular and len(names) == 3 and spec.distance is None:
+    elif hard and limit.damping == 0.0 and not angular and len(names) == 3 and spec.distance is None:
         spec.distance = (limit.min, limit.max)
         spec.layout.append(["distance"])
-    elif hard and angular and len(names) == 2 and spec.cone is None and limit.min <= 0.0:
+    elif hard and limit.damping == 0.0 and angular and len(names) == 2 and spec.cone is None and limit.min <= 0.0:
         spec.cone = (3 - sum(axes), limit.min, limit.max)
         spec.layout.append(["cone"])
     else:
@@ -183,7 +187,7 @@ def _entry_limits(spec: JointSpec, entry: list[Any], used: set[str]) -> list[Joi
         return [spec.extra_limits[k]] if 0 <= k < len(spec.extra_limits) else []
     names = [n for n in entry[1] if n in spec.ranges and n not in used]
     values = {(spec.ranges[n], spec.soft.get(n)) for n in names}
-    if len(values) != 1 or (len(names) > 1 and values != {((0.0, 0.0), None)}):  # not one lock: one per DOF
+    if len(values) != 1 or (len(names) > 1 and next(iter(values))[0] != (0.0, 0.0)):  # not one lock: per DOF
         return [lim for n in names for lim in _entry_limits(spec, ["dofs", [n]], used)] if len(names) > 1 \
             else []
     used.update(names)

@@ -39,7 +39,7 @@ from ..model import (
 )
 from ..model.mass import MeshSource, document_mesh_source
 from . import usd_codec
-from .usd_joints import AXES, ROT, JointSpec, joint_spec
+from .usd_joints import AXES, ROT, JointSpec, is_soft, joint_spec
 
 NS = "gltfPhysics"
 PHYSICS_SCOPE = "Physics"
@@ -433,9 +433,11 @@ def _joint(out: _Out, k: int, joint: Joint) -> None:
     prim.SetCustomDataByKey(NS, data)
     _typed_joint(out, usd_joint, spec)
     pointer = joint.pointer or (f"/nodes/{joint.node}" if joint.node >= 0 else f"/joints/{k}")
-    if spec.soft:
+    if spec.soft:  # stiffness/damping of limits: our reader's copy (damping alone changes nothing on a hard one)
         _attr(out, prim, "softLimits", "String", usd_codec.json.dumps({n: list(v) for n, v in spec.soft.items()}))
-        out.loss("USD-7", pointer, f"soft limit on {', '.join(spec.soft)}: UsdPhysics limits are hard "
+    springs = [n for n in spec.soft if is_soft(spec, n)]
+    if springs:
+        out.loss("USD-7", pointer, f"soft limit on {', '.join(springs)}: UsdPhysics limits are hard "
                  f"(stiffness/damping kept as {NS}:softLimits)")
     if spec.extra_limits or spec.extra_drives:
         _attr(out, prim, "limits", "String", usd_codec.encode(spec.extra_limits))
