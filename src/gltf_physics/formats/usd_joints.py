@@ -4,11 +4,12 @@ A model joint is a list of limits (each over one or several axes of frame B rela
 UsdPhysics has typed joints that lock implied degrees of freedom (Fixed, Revolute, Prismatic, Spherical,
 Distance) and a generic joint with one ``LimitAPI``/``DriveAPI`` per degree of freedom (``transX``…``rotZ``,
 plus ``distance``). :func:`joint_spec` splits a model joint into per-DOF ranges (a several-axis lock
-``min = max = 0`` is the same as one lock per axis, a soft one close to one spring per axis), a distance (linear over all three axes) and a cone
-(angular over two axes), picks the typed joint when it says exactly that, and keeps what USD cannot say
-(soft limits' stiffness and damping, other several-axis limits, repeated axes) for the ``gltfPhysics:``
-namespace. ``layout`` records how the model grouped its limits, so :func:`model_limits` regroups the
-per-DOF values USD stores into the same limits (the values always come from USD, the grouping from the hint).
+``min = max = 0`` is the same as one lock per axis, a soft one close to one spring per axis), a distance
+(linear over all three axes) and a cone (angular over two axes), picks the typed joint when it says exactly
+that, and keeps what USD cannot say (soft limits' stiffness and damping, other several-axis limits, repeated
+axes) for the ``gltfPhysics:`` namespace. ``layout`` records how the model grouped its limits, so
+:func:`model_limits` regroups the per-DOF values USD stores into the same limits (the values always come from
+USD, the grouping from the hint).
 """
 
 from __future__ import annotations
