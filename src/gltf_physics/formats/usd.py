@@ -113,7 +113,7 @@ def from_usd(path: str | Path) -> PhysicsScene:
         raise GltfError(f"not a readable USD layer ({_first_reason(str(exc))})", file=str(src)) from None
     if stage is None:
         raise GltfError("not a readable USD layer", file=str(src))
-    return read_stage(pxr, stage, src)
+    return read_stage(pxr, stage)
 
 
 def _first_reason(text: str) -> str:

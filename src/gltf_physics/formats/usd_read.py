@@ -1,23 +1,20 @@
 """An OpenUSD stage with UsdPhysics → PhysicsScene + a glTF document holding its nodes and meshes.
 
-Every ``Xformable`` prim is a glTF node (``Scope``s and other untransformed prims are see-through), except
-the parts our writer hangs under a node (``customData["gltfPhysics"]["role"]`` ``mesh`` / ``collider``) and
-its ``/World`` root. Files we wrote carry glTF indices in ``customData`` and are read back to the same
-indices; any other USD file gets indices in traversal order. A Z-up stage is wrapped in one root node that
-turns it Y-up. Values the reader cannot place are ``ReadNote``s (codes ``USD-12``, ``USD-13``), which become
-the conversion's loss report.
+The nodes and meshes come from :mod:`.usd_read_nodes`; this module reads the physics on them: bodies,
+colliders, materials, collision groups, joints, gravity and the ``gltfPhysics`` namespace. Files we wrote
+carry list indices and joint layouts in ``customData`` and read back to the same model; other files are read
+in traversal order. Values the reader cannot place are ``ReadNote``s (codes ``USD-12``, ``USD-13``), which
+become the conversion's loss report.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..gltf.document import Document
 from ..gltf.transforms import decompose, trs_matrix, world_matrices
 from ..model import (
     IDENTITY_QUAT,
@@ -39,7 +36,6 @@ from ..model import (
     PhysicsScene,
     Plane,
     Pose,
-    ReadNote,
     Shape,
     Sphere,
     WorldGravity,
@@ -47,9 +43,9 @@ from ..model import (
 from ..model.mass import body_frame
 from . import usd_codec
 from .usd_joints import ROT, TRANS, JointSpec, implied_ranges, model_limits
+from .usd_read_nodes import Z_UP_TO_Y_UP, NodeTree, custom, deg, f32, per_deg, quat, vec
 from .usd_write import JSON_LISTS, NS
 
-_Z_UP_TO_Y_UP = (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))  # −90° about X: +Z becomes +Y
 _AXIS_FROM_Y = {"X": (0.0, 0.0, -math.sqrt(0.5), math.sqrt(0.5)), "Y": IDENTITY_QUAT,
                 "Z": (math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))}  # turns +Y onto the named axis
 JOINT_KINDS = (("PhysicsFixedJoint", "fixed"), ("PhysicsRevoluteJoint", "revolute"),
@@ -57,74 +53,12 @@ JOINT_KINDS = (("PhysicsFixedJoint", "fixed"), ("PhysicsRevoluteJoint", "revolut
                ("PhysicsDistanceJoint", "distance"), ("PhysicsJoint", "generic"))
 
 
-def shortest(stored: float, to_si: Any = None, from_si: Any = None) -> float:
-    """The shortest decimal whose single-precision USD form is ``stored``: 0.1f reads as 0.1. A converted
-    value (``to_si``/``from_si``: USD unit ↔ ours) that is a short decimal in USD units (45°) converts exactly
-    (π/4); otherwise it reads as the shortest value in our units that writes back the same float, so radians
-    written as float degrees come back as written (0.0174533 rad → 1.0000004f° → 0.0174533)."""
-    short = float(str(np.float32(stored))) if math.isfinite(stored) else float(stored)
-    if to_si is None or not math.isfinite(short):
-        return short
-    if len(f"{short:.7g}".rstrip("0").replace("-", "").replace(".", "").lstrip("0")) <= 6:
-        return to_si(short)  # a round number of degrees (45, 0.5) was meant as such: π/4 stays π/4
-    exact = to_si(short)
-    target = np.float32(stored)
-    for digits in range(1, 18):
-        x = float(f"{exact:.{digits}g}")
-        if np.float32(from_si(x) if from_si else x) == target:
-            return x
-    return exact
-
-
-def f32(v: float) -> float:
-    """A single-precision USD value in our units, as the shortest decimal that is that float."""
-    return shortest(v)
-
-
-def deg(v: float) -> float:
-    """Float degrees (or degrees per second) → radians, the shortest that writes back the same float."""
-    return shortest(v, math.radians, math.degrees)
-
-
-def per_deg(v: float) -> float:
-    """A float per-degree gain (angular drive stiffness, damping) → per radian, likewise."""
-    return shortest(v, lambda x: x * 180 / math.pi, lambda x: x * math.pi / 180)
-
-
-def _vec(v: Any, single: bool = True) -> tuple[float, ...]:
-    return tuple(f32(x) if single else float(x) for x in v)
-
-
-def _quat(q: Any, single: bool = True) -> tuple[float, float, float, float]:
-    """USD (w, x, y, z) → model xyzw."""
-    im = q.GetImaginary()
-    conv = f32 if single else float
-    return (conv(im[0]), conv(im[1]), conv(im[2]), conv(q.GetReal()))
-
-
-def _data(prim: Any) -> dict[str, Any]:
-    data = prim.GetCustomDataByKey(NS)
-    return dict(data) if data else {}
-
-
-class _Reader:
-    def __init__(self, pxr: Any, stage: Any, src: Path) -> None:
-        self.pxr, self.stage, self.src = pxr, stage, src
-        self.scene = PhysicsScene()
-        self.order: list[Any] = []  # node prims, traversal order
-        self.node_of: dict[Any, int] = {}  # prim path → glTF node index
-        self.parent_of: dict[Any, Any] = {}  # node prim path → parent node prim path (None at the root)
-        self.json_nodes: list[dict[str, Any]] = []
-        self.meshes: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.mesh_of_prim: dict[Any, int] = {}
-        self.wrapper: int | None = None
+class _Reader(NodeTree):
+    def __init__(self, pxr: Any, stage: Any) -> None:
+        super().__init__(pxr, stage)
         self.bodies: set[int] = set()
         self._world_frames: list[tuple[int | None, Pose]] = []
 
-    def note(self, code: str, where: Any, message: str) -> None:
-        self.scene.notes.append(ReadNote(code, str(where), message))
-
-    # -- the node tree -------------------------------------------------------------------------------
     def run(self) -> PhysicsScene:
         self._units()
         self._walk(self.stage.GetPseudoRoot(), None)
@@ -140,150 +74,10 @@ class _Reader:
         self._resolve_world_frames()
         return self.scene
 
-    def _units(self) -> None:
-        UsdGeom, UsdPhysics = self.pxr.UsdGeom, self.pxr.UsdPhysics
-        self.up = UsdGeom.GetStageUpAxis(self.stage)
-        mpu = UsdGeom.GetStageMetersPerUnit(self.stage)
-        kpu = UsdPhysics.GetStageKilogramsPerUnit(self.stage)
-        if mpu != 1.0 or kpu != 1.0:
-            self.note("USD-13", "/", f"metersPerUnit {mpu:g}, kilogramsPerUnit {kpu:g}: values are read as metres "
-                      "and kilograms, not rescaled")
-
-    def _walk(self, prim: Any, parent: Any) -> None:
-        for child in prim.GetChildren():
-            if not child.IsActive() or not child.IsDefined() or child.IsAbstract():
-                continue
-            if child.IsA(self.pxr.UsdShade.Material) and not child.HasAPI(self.pxr.UsdPhysics.MaterialAPI):
-                continue
-            role = _data(child).get("role")
-            is_node = child.IsA(self.pxr.UsdGeom.Xformable) and role not in ("root", "mesh", "collider",
-                                                                                "meshData")
-            if role in ("mesh", "meshData") and "mesh" in _data(child):
-                self._register_mesh(child, int(_data(child)["mesh"]))
-            if is_node:
-                self.order.append(child.GetPath())
-                self.parent_of[child.GetPath()] = parent
-                self._walk(child, child.GetPath())
-            else:
-                self._walk(child, parent)
-
-    def _index_nodes(self) -> None:
-        stored = {p: _data(self.stage.GetPrimAtPath(p)).get("node") for p in self.order}
-        taken = {v for v in stored.values() if isinstance(v, int)}
-        valid = len(taken) == sum(isinstance(v, int) for v in stored.values())  # no duplicates
-        n = (max(taken) + 1) if taken and valid else 0
-        for p in self.order:
-            v = stored[p]
-            if valid and isinstance(v, int) and v >= 0:
-                self.node_of[p] = v
-            else:
-                self.node_of[p] = n
-                n += 1
-        self.json_nodes = [{} for _ in range(n)]
-        for p in self.order:
-            self.json_nodes[self.node_of[p]] = self._node_json(self.stage.GetPrimAtPath(p))
-        for p in self.order:
-            parent = self.parent_of[p]
-            if parent is not None:
-                self.json_nodes[self.node_of[parent]].setdefault("children", []).append(self.node_of[p])
-        if self.up == self.pxr.UsdGeom.Tokens.z:
-            roots = [self.node_of[p] for p in self.order if self.parent_of[p] is None]
-            self.wrapper = self._helper_node(None, {"name": "Z_up_to_Y_up", "rotation": list(_Z_UP_TO_Y_UP),
-                                                    "children": roots})
-
-    def _helper_node(self, parent: int | None, node: dict[str, Any]) -> int:
-        self.json_nodes.append(node)
-        index = len(self.json_nodes) - 1
-        if parent is not None:
-            self.json_nodes[parent].setdefault("children", []).append(index)
-        return index
-
-    def _node_json(self, prim: Any) -> dict[str, Any]:
-        data = _data(prim)
-        node: dict[str, Any] = {}
-        if "name" in data:
-            node["name"] = str(data["name"])
-        elif "node" not in data:
-            node["name"] = prim.GetName()
-        node.update(self._transform(prim))
-        mesh = self._visual_mesh(prim)
-        if mesh is not None:
-            node["mesh"] = mesh
-        return node
-
-    def _transform(self, prim: Any) -> dict[str, Any]:
-        UsdGeom = self.pxr.UsdGeom
-        xf = UsdGeom.Xformable(prim)
-        if xf.GetResetXformStack():
-            self.note("USD-12", prim.GetPath(), "resetXformStack: read as a transform relative to the parent")
-        ops = xf.GetOrderedXformOps()
-        kinds = [op.GetOpType() for op in ops]
-        T = UsdGeom.XformOp
-        trs = (T.TypeTranslate, T.TypeOrient, T.TypeScale)
-        if all(k in trs for k in kinds) and kinds == sorted(kinds, key=trs.index) and len(set(kinds)) == len(kinds) \
-                and not any(op.IsInverseOp() for op in ops):
-            out: dict[str, Any] = {}
-            for op in ops:
-                single = op.GetPrecision() != T.PrecisionDouble
-                value = op.Get()
-                if op.GetOpType() == T.TypeTranslate:
-                    out["translation"] = list(_vec(value, single))
-                elif op.GetOpType() == T.TypeOrient:
-                    out["rotation"] = list(_quat(value, single))
-                else:
-                    out["scale"] = list(_vec(value, single))
-            return out
-        matrix = xf.GetLocalTransformation()
-        flat = [float(matrix[r][c]) for r in range(4) for c in range(4)]  # USD row-major Mᵀ = glTF column-major
-        return {} if flat == [float(v) for v in np.eye(4).reshape(-1)] else {"matrix": flat}
-
-    def _visual_mesh(self, prim: Any) -> int | None:
-        for child in prim.GetChildren():
-            data = _data(child)
-            if data.get("role") == "mesh" and "mesh" in data:
-                return int(data["mesh"])
-        if prim.IsA(self.pxr.UsdGeom.Mesh) and "node" not in _data(prim):
-            return self._register_mesh(prim, None)
-        return None
-
-    def _register_mesh(self, prim: Any, index: int | None) -> int:
-        if prim.GetPath() in self.mesh_of_prim:
-            return self.mesh_of_prim[prim.GetPath()]
-        if index is None:
-            index = max(self.meshes, default=-1) + 1
-        if index not in self.meshes:
-            self.meshes[index] = self._triangles(prim)
-        self.mesh_of_prim[prim.GetPath()] = index
-        return index
-
-    def _triangles(self, prim: Any) -> tuple[np.ndarray, np.ndarray]:
-        mesh = self.pxr.UsdGeom.Mesh(prim)
-        points = np.asarray(mesh.GetPointsAttr().Get() or [], dtype=np.float32).reshape(-1, 3)
-        counts = np.asarray(mesh.GetFaceVertexCountsAttr().Get() or [], dtype=np.int64)
-        indices = np.asarray(mesh.GetFaceVertexIndicesAttr().Get() or [], dtype=np.int64)
-        tris: list[list[int]] = []
-        if len(counts) and np.all(counts == 3):
-            return points, indices.reshape(-1, 3)
-        start = 0
-        for c in counts:  # polygons as fans (USD faces are planar convex in practice)
-            face = indices[start:start + c]
-            tris += [[int(face[0]), int(face[k]), int(face[k + 1])] for k in range(1, c - 1)]
-            start += c
-        return points, np.asarray(tris, dtype=np.int64).reshape(-1, 3)
-
-    # -- physics -------------------------------------------------------------------------------------
-    def _node_for(self, path: Any) -> int | None:
-        """The glTF node a prim belongs to: itself, or the nearest node prim above it."""
-        while path is not None and not path.isEmpty and path != self.pxr.Sdf.Path.absoluteRootPath:
-            if path in self.node_of:
-                return self.node_of[path]
-            path = path.GetParentPath()
-        return None
-
     def _materials(self) -> None:
         UsdPhysics = self.pxr.UsdPhysics
         found = [p for p in self.stage.Traverse() if p.HasAPI(UsdPhysics.MaterialAPI)]
-        found.sort(key=lambda p: _data(p).get("material", math.inf))
+        found.sort(key=lambda p: custom(p).get("material", math.inf))
         self.material_of: dict[Any, int] = {}
         for k, prim in enumerate(found):
             api = UsdPhysics.MaterialAPI(prim)
@@ -312,8 +106,8 @@ class _Reader:
                 kind = MotionType.STATIC
             elif api.GetKinematicEnabledAttr().Get():
                 kind = MotionType.KINEMATIC
-            motion = Motion(type=kind, linear_velocity=_vec(api.GetVelocityAttr().Get()),  # type: ignore[arg-type]
-                            angular_velocity=tuple(deg(v) for v in _vec(  # type: ignore[arg-type]
+            motion = Motion(type=kind, linear_velocity=vec(api.GetVelocityAttr().Get()),  # type: ignore[arg-type]
+                            angular_velocity=tuple(deg(v) for v in vec(  # type: ignore[arg-type]
                                 api.GetAngularVelocityAttr().Get())),
                             **self._mass(prim))
             factor = prim.GetAttribute(f"{NS}:gravityFactor")
@@ -337,16 +131,16 @@ class _Reader:
             out["mass"] = float(custom.Get())
         com = api.GetCenterOfMassAttr().Get()
         if api.GetCenterOfMassAttr().HasAuthoredValue() and all(math.isfinite(v) for v in com):
-            out["center_of_mass"] = _vec(com)
+            out["center_of_mass"] = vec(com)
         diag = api.GetDiagonalInertiaAttr().Get()
         if api.GetDiagonalInertiaAttr().HasAuthoredValue() and any(diag):
-            out["inertia_diagonal"] = _vec(diag)
+            out["inertia_diagonal"] = vec(diag)
         custom = prim.GetAttribute(f"{NS}:diagonalInertia")
         if custom and custom.HasAuthoredValue():
-            out["inertia_diagonal"] = _vec(custom.Get(), single=False)
+            out["inertia_diagonal"] = vec(custom.Get(), single=False)
         axes = api.GetPrincipalAxesAttr()
         if axes.HasAuthoredValue() and axes.Get().GetLength() > 0:
-            out["inertia_orientation"] = _quat(axes.Get())
+            out["inertia_orientation"] = quat(axes.Get())
         if api.GetDensityAttr().HasAuthoredValue() and api.GetDensityAttr().Get() > 0:
             self.note("USD-12", prim.GetPath(), "body density: the runtime's density applies (1000 kg/m³)")
         return out
@@ -360,11 +154,11 @@ class _Reader:
             made = self._collider(prim)
             if made is not None:
                 found.append((prim, made))
-        found.sort(key=lambda pc: _data(pc[0]).get("collider", math.inf))
+        found.sort(key=lambda pc: custom(pc[0]).get("collider", math.inf))
         return found
 
     def _collider(self, prim: Any) -> Collider | None:
-        data = _data(prim)
+        data = custom(prim)
         node = self._node_for(prim.GetPath() if data.get("role") != "collider" else prim.GetPath().GetParentPath())
         if node is None:
             self.note("USD-12", prim.GetPath(), "a collider that is no Xformable: skipped")
@@ -450,10 +244,10 @@ class _Reader:
     def _filters(self, colliders: list[tuple[Any, Collider]]) -> None:
         UsdPhysics = self.pxr.UsdPhysics
         groups = [p for p in self.stage.Traverse() if p.IsA(UsdPhysics.CollisionGroup)]
-        groups.sort(key=lambda p: _data(p).get("filter", math.inf))
+        groups.sort(key=lambda p: custom(p).get("filter", math.inf))
         index_of: dict[Any, int | None] = {}
         for prim in groups:
-            if _data(prim).get("filter") == -1:  # our group of unfiltered colliders
+            if custom(prim).get("filter") == -1:  # our group of unfiltered colliders
                 index_of[prim.GetPath()] = None
                 continue
             self.scene.filters.append(self._filter(prim))
@@ -492,7 +286,7 @@ class _Reader:
             if kind is not None:
                 joint = self._joint(prim, kind)
                 if joint is not None:
-                    found.append((_data(prim).get("joint", math.inf), joint))
+                    found.append((custom(prim).get("joint", math.inf), joint))
             elif prim.IsA(self.pxr.UsdPhysics.Joint):
                 self.note("USD-12", prim.GetPath(), f"joint type {prim.GetTypeName()}: not read")
         found.sort(key=lambda x: x[0])
@@ -501,7 +295,7 @@ class _Reader:
     def _joint(self, prim: Any, kind: str) -> Joint | None:
         UsdPhysics = self.pxr.UsdPhysics
         j = UsdPhysics.Joint(prim)
-        data = _data(prim)
+        data = custom(prim)
         if not j.GetJointEnabledAttr().Get():
             self.note("USD-12", prim.GetPath(), "a disabled joint: skipped")
             return None
@@ -511,8 +305,8 @@ class _Reader:
         for side, rel, pos, rot in ((0, j.GetBody0Rel(), j.GetLocalPos0Attr(), j.GetLocalRot0Attr()),
                                     (1, j.GetBody1Rel(), j.GetLocalPos1Attr(), j.GetLocalRot1Attr())):
             targets = rel.GetTargets()
-            frame = Pose(self._precise(prim, f"localPos{side}", pos.Get(), _vec),  # type: ignore[arg-type]
-                         self._precise(prim, f"localRot{side}", rot.Get(), _quat))
+            frame = Pose(self._precise(prim, f"localPos{side}", pos.Get(), vec),  # type: ignore[arg-type]
+                         self._precise(prim, f"localRot{side}", rot.Get(), quat))
             sides.append(self._side(targets[0] if targets else None, frame))
         spec = self._spec(prim, kind)
         drives = self._drives(prim, kind, spec)
@@ -544,7 +338,7 @@ class _Reader:
 
     def _spec(self, prim: Any, kind: str) -> JointSpec:
         UsdPhysics = self.pxr.UsdPhysics
-        data = _data(prim)
+        data = custom(prim)
         spec = JointSpec(kind=kind)
         if kind in ("revolute", "prismatic", "spherical"):
             spec.axis = "XYZ".index(str(prim.GetAttribute("physics:axis").Get()))
@@ -584,7 +378,7 @@ class _Reader:
         return spec
 
     def _extras(self, prim: Any, spec: JointSpec) -> None:
-        data = _data(prim)
+        data = custom(prim)
         if "layout" in data:
             spec.layout = json.loads(str(data["layout"]))
         soft = prim.GetAttribute(f"{NS}:softLimits")
@@ -606,7 +400,7 @@ class _Reader:
                 self.note("USD-12", prim.GetPath(), f"drive {inst!r}: not a degree of freedom, skipped")
                 continue
             found[dof] = self._drive(prim, inst, dof)
-        order = [str(d) for d in _data(prim).get("driveOrder", [])]
+        order = [str(d) for d in custom(prim).get("driveOrder", [])]
         names = [d for d in order if d in found] + [d for d in found if d not in order]
         return tuple(found[d] for d in names) + tuple(spec.extra_drives)
 
@@ -643,9 +437,9 @@ class _Reader:
             d, g = scene.GetGravityDirectionAttr(), scene.GetGravityMagnitudeAttr()
             if not (d.HasAuthoredValue() or g.HasAuthoredValue()):
                 return
-            direction = _vec(d.Get()) if any(d.Get()) else ((0.0, 0.0, -1.0) if self.up == "Z" else (0.0, -1.0, 0.0))
+            direction = vec(d.Get()) if any(d.Get()) else ((0.0, 0.0, -1.0) if self.up == "Z" else (0.0, -1.0, 0.0))
             if self.wrapper is not None:
-                direction = tuple(float(v) for v in trs_matrix((0, 0, 0), _Z_UP_TO_Y_UP)[:3, :3] @ direction)
+                direction = tuple(float(v) for v in trs_matrix((0, 0, 0), Z_UP_TO_Y_UP)[:3, :3] @ direction)
             magnitude = float(g.Get())
             self.scene.world_gravity = WorldGravity(gravity=f32(magnitude) if magnitude >= 0 else 9.81,
                                                     direction=direction)  # type: ignore[arg-type]
@@ -659,21 +453,6 @@ class _Reader:
                 if a and a.HasAuthoredValue():
                     items += list(usd_codec.decode(a.Get()))
             setattr(self.scene, attr_key, [item for _, item in sorted(items, key=lambda x: x[0])])
-
-    def _document(self) -> Document:
-        gltf: dict[str, Any] = {"asset": {"version": "2.0", "generator": "gltf-physics (from OpenUSD)"}}
-        has_parent = {c for n in self.json_nodes for c in n.get("children", [])}
-        gltf["scene"] = 0
-        gltf["scenes"] = [{"nodes": [i for i in range(len(self.json_nodes)) if i not in has_parent]}]
-        gltf["nodes"] = self.json_nodes
-        data = bytearray()
-        if self.meshes:
-            gltf["meshes"], gltf["accessors"], gltf["bufferViews"] = [], [], []
-            for m in range(max(self.meshes) + 1):
-                points, tris = self.meshes.get(m, (np.zeros((0, 3), np.float32), np.zeros((0, 3), np.int64)))
-                gltf["meshes"].append({"primitives": [_primitive(gltf, data, points, tris)]})
-            gltf["buffers"] = [{"byteLength": len(data)}]
-        return Document(json=gltf, buffers=[bytes(data)] if self.meshes else [], path=None)
 
     def _resolve_world_frames(self) -> None:
         """Joint sides whose target is no body: their frames in world space (the wrapper turn included)."""
@@ -693,32 +472,6 @@ class _Reader:
                                       if j.body_b is None else j.frame_b}) for j in self.scene.joints]
 
 
-def _primitive(gltf: dict[str, Any], data: bytearray, points: np.ndarray, tris: np.ndarray) -> dict[str, Any]:
-    """POSITION + indices accessors for one triangle list, appended to ``data`` (4-byte aligned)."""
-    if len(points) == 0:  # keep the mesh index valid: one point at the origin, no triangles (mode POINTS)
-        points, tris = np.zeros((1, 3), np.float32), np.zeros((0, 3), np.int64)
-    pos = _view(gltf, data, np.ascontiguousarray(points, dtype="<f4").tobytes(), 34962)
-    gltf["accessors"].append({"bufferView": pos, "componentType": 5126, "count": len(points), "type": "VEC3",
-                              "min": [float(v) for v in points.min(axis=0)],
-                              "max": [float(v) for v in points.max(axis=0)]})
-    prim: dict[str, Any] = {"attributes": {"POSITION": len(gltf["accessors"]) - 1}}
-    if len(tris):
-        idx = _view(gltf, data, np.ascontiguousarray(tris, dtype="<u4").reshape(-1).tobytes(), 34963)
-        gltf["accessors"].append({"bufferView": idx, "componentType": 5125, "count": int(tris.size),
-                                  "type": "SCALAR"})
-        prim["indices"] = len(gltf["accessors"]) - 1
-    else:
-        prim["mode"] = 0
-    return prim
-
-
-def _view(gltf: dict[str, Any], data: bytearray, chunk: bytes, target: int) -> int:
-    data.extend(b"\0" * (-len(data) % 4))
-    gltf["bufferViews"].append({"buffer": 0, "byteOffset": len(data), "byteLength": len(chunk), "target": target})
-    data.extend(chunk)
-    return len(gltf["bufferViews"]) - 1
-
-
-def read_stage(pxr: Any, stage: Any, src: Path) -> PhysicsScene:
+def read_stage(pxr: Any, stage: Any) -> PhysicsScene:
     """The model and glTF skeleton of an opened stage (see the module docstring)."""
-    return _Reader(pxr, stage, src).run()
+    return _Reader(pxr, stage).run()
