@@ -43,8 +43,9 @@ from ..model import (
 from ..model.mass import body_frame
 from . import usd_codec
 from .usd_joints import ROT, TRANS, JointSpec, implied_ranges, model_limits
+from .usd_out import NS
 from .usd_read_nodes import Z_UP_TO_Y_UP, NodeTree, custom, deg, f32, per_deg, quat, vec
-from .usd_write import JSON_LISTS, NS
+from .usd_write import JSON_LISTS
 
 _AXIS_FROM_Y = {"X": (0.0, 0.0, -math.sqrt(0.5), math.sqrt(0.5)), "Y": IDENTITY_QUAT,
                 "Z": (math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))}  # turns +Y onto the named axis

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..gltf.document import Document
 from ..model import PhysicsScene, ReadNote
-from .usd_write import NS
+from .usd_out import NS
 
 Z_UP_TO_Y_UP = (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))  # −90° about X: +Z becomes +Y
 

@@ -12,7 +12,6 @@ gives back the same indices; values UsdPhysics has no place for are ``gltfPhysic
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -25,24 +24,19 @@ from ..model import (
     Collider,
     CombineMode,
     Cylinder,
-    DriveType,
-    Joint,
-    JointDrive,
     MeshShape,
     MotionType,
     PhysicsMaterial,
     PhysicsScene,
     Plane,
-    Pose,
     Shape,
     Sphere,
 )
-from ..model.mass import MeshSource, document_mesh_source
+from ..model.mass import document_mesh_source
 from . import usd_codec
-from .usd_joints import AXES, ROT, JointSpec, is_soft, joint_spec
+from .usd_out import NS, PHYSICS_SCOPE, Out, attr
+from .usd_write_joints import write_joint
 
-NS = "gltfPhysics"
-PHYSICS_SCOPE = "Physics"
 JSON_LISTS = (  # model list → attribute on the node prim, kept as JSON (no UsdPhysics counterpart)
     ("triggers", "triggers", "USD-1", "trigger"),
     ("gravity_fields", "gravityFields", "USD-4", "gravity volume"),
@@ -55,22 +49,6 @@ JSON_LISTS = (  # model list → attribute on the node prim, kept as JSON (no Us
 _NON_PHYSICS = ("materials", "textures", "images", "animations", "skins", "cameras")
 
 
-@dataclass
-class _Out:
-    pxr: Any
-    stage: Any
-    scene: PhysicsScene
-    doc: Document
-    mesh_source: MeshSource
-    node_paths: list[Any] = field(default_factory=list)
-    collider_paths: dict[int, Any] = field(default_factory=dict)  # collider index → prim path
-    materials: list[Any] = field(default_factory=list)
-    losses: list[dict[str, str]] = field(default_factory=list)
-
-    def loss(self, code: str, pointer: str, message: str) -> None:
-        self.losses.append({"code": code, "pointer": pointer, "message": message})
-
-
 def write_stage(pxr: Any, stage: Any, scene: PhysicsScene, doc: Document) -> list[dict[str, str]]:
     """Author ``scene`` (whose nodes and meshes are ``doc``'s) on the empty ``stage``; returns the losses."""
     UsdGeom, UsdPhysics = pxr.UsdGeom, pxr.UsdPhysics
@@ -80,7 +58,7 @@ def write_stage(pxr: Any, stage: Any, scene: PhysicsScene, doc: Document) -> lis
     world = UsdGeom.Xform.Define(stage, "/World").GetPrim()
     stage.SetDefaultPrim(world)
     world.SetCustomDataByKey(NS, {"role": "root", "generator": "gltf-physics"})
-    out = _Out(pxr, stage, scene, doc, document_mesh_source(doc))
+    out = Out(pxr, stage, scene, doc, document_mesh_source(doc))
     _nodes(out)
     _physics_scene(out)
     _materials_(out)
@@ -90,7 +68,7 @@ def write_stage(pxr: Any, stage: Any, scene: PhysicsScene, doc: Document) -> lis
         _body(out, body)
     _filters(out)
     for k, joint in enumerate(scene.joints):
-        _joint(out, k, joint)
+        write_joint(out, k, joint)
     _json_lists(out)
     _loose_meshes(out)
     _non_physics_losses(out)
@@ -104,7 +82,7 @@ def _names(gltf: dict[str, Any]) -> list[dict[str, Any]]:
     return [n if isinstance(n, dict) else {} for n in nodes]
 
 
-def _nodes(out: _Out) -> None:
+def _nodes(out: Out) -> None:
     from ..gltf.hierarchy import parents
 
     nodes = _names(out.doc.json)
@@ -126,7 +104,7 @@ def _nodes(out: _Out) -> None:
         pending = later
 
 
-def _define_node(out: _Out, i: int, node: dict[str, Any], base: Any, taken: set[str]) -> Any:
+def _define_node(out: Out, i: int, node: dict[str, Any], base: Any, taken: set[str]) -> Any:
     pxr = out.pxr
     name = node.get("name") if isinstance(node.get("name"), str) else None
     stem = pxr.Tf.MakeValidIdentifier(name) if name else f"node_{i}"
@@ -164,7 +142,7 @@ def _transform(pxr: Any, xform: Any, node: dict[str, Any]) -> None:
         xform.AddScaleOp(pxr.UsdGeom.XformOp.PrecisionDouble).Set(Gf.Vec3d(*node["scale"]))
 
 
-def _mesh_prim(out: _Out, path: Any, vertices: np.ndarray, triangles: np.ndarray) -> Any:
+def _mesh_prim(out: Out, path: Any, vertices: np.ndarray, triangles: np.ndarray) -> Any:
     Vt, UsdGeom = out.pxr.Vt, out.pxr.UsdGeom
     mesh = UsdGeom.Mesh.Define(out.stage, path)
     points = np.ascontiguousarray(vertices, dtype=np.float32).reshape(-1, 3)
@@ -181,7 +159,7 @@ def _mesh_prim(out: _Out, path: Any, vertices: np.ndarray, triangles: np.ndarray
 
 # --------------------------------------------------------------------------------------------- colliders
 
-def _collider(out: _Out, index: int, collider: Collider) -> None:
+def _collider(out: Out, index: int, collider: Collider) -> None:
     base = out.node_paths[collider.node]
     taken = {c.GetName() for c in out.stage.GetPrimAtPath(base).GetChildren()}
     name, k = "collider", 1
@@ -202,7 +180,7 @@ def _collider(out: _Out, index: int, collider: Collider) -> None:
     out.collider_paths[index] = prim.GetPath()
 
 
-def shape_prim(out: _Out, path: Any, shape: Shape, pointer: str) -> Any:
+def shape_prim(out: Out, path: Any, shape: Shape, pointer: str) -> Any:
     """A guide gprim of ``shape`` at ``path`` (centred on its parent node, axis +Y, as the model says)."""
     g, UsdGeom = out.pxr.Gf, out.pxr.UsdGeom
     if isinstance(shape, Box):
@@ -241,7 +219,7 @@ def shape_prim(out: _Out, path: Any, shape: Shape, pointer: str) -> Any:
     return gprim.GetPrim()
 
 
-def _round(out: _Out, path: Any, shape: Capsule | Cylinder) -> Any:
+def _round(out: Out, path: Any, shape: Capsule | Cylinder) -> Any:
     UsdGeom = out.pxr.UsdGeom
     tapered = shape.radius_top != shape.radius_bottom
     if isinstance(shape, Capsule):
@@ -260,7 +238,7 @@ def _round(out: _Out, path: Any, shape: Capsule | Cylinder) -> Any:
 
 # ------------------------------------------------------------------------------------------------ bodies
 
-def _body(out: _Out, body: Body) -> None:
+def _body(out: Out, body: Body) -> None:
     UsdPhysics, Gf = out.pxr.UsdPhysics, out.pxr.Gf
     prim = out.stage.GetPrimAtPath(out.node_paths[body.node])
     m = body.motion
@@ -275,13 +253,13 @@ def _body(out: _Out, body: Body) -> None:
     if any(m.angular_velocity):
         api.CreateAngularVelocityAttr(Gf.Vec3f(*(math.degrees(v) for v in m.angular_velocity)))
     if m.gravity_factor != 1.0:
-        _attr(out, prim, "gravityFactor", "Double", m.gravity_factor)
+        attr(out, prim, "gravityFactor", "Double", m.gravity_factor)
         out.loss("USD-3", pointer, f"gravityFactor {m.gravity_factor:g}: no UsdPhysics counterpart "
                  f"(kept as {NS}:gravityFactor)")
     _mass(out, prim, body, pointer)
 
 
-def _mass(out: _Out, prim: Any, body: Body, pointer: str) -> None:
+def _mass(out: Out, prim: Any, body: Body, pointer: str) -> None:
     Gf, m = out.pxr.Gf, body.motion
     if m.mass is None and m.center_of_mass is None and m.inertia_diagonal is None:
         return
@@ -290,7 +268,7 @@ def _mass(out: _Out, prim: Any, body: Body, pointer: str) -> None:
         if math.isfinite(m.mass):
             api.CreateMassAttr(m.mass)
         else:
-            _attr(out, prim, "mass", "Double", m.mass)
+            attr(out, prim, "mass", "Double", m.mass)
             out.loss("USD-8", pointer, f"infinite mass: no UsdPhysics form (kept as {NS}:mass)")
     if m.center_of_mass is not None:
         api.CreateCenterOfMassAttr(Gf.Vec3f(*m.center_of_mass))
@@ -298,20 +276,15 @@ def _mass(out: _Out, prim: Any, body: Body, pointer: str) -> None:
         if all(math.isfinite(v) for v in m.inertia_diagonal):
             api.CreateDiagonalInertiaAttr(Gf.Vec3f(*m.inertia_diagonal))
         else:
-            _attr(out, prim, "diagonalInertia", "Double3", Gf.Vec3d(*m.inertia_diagonal))
+            attr(out, prim, "diagonalInertia", "Double3", Gf.Vec3d(*m.inertia_diagonal))
             out.loss("USD-8", pointer, f"infinite inertia: no UsdPhysics form (kept as {NS}:diagonalInertia)")
         x, y, z, w = m.inertia_orientation
         api.CreatePrincipalAxesAttr(Gf.Quatf(w, x, y, z))
 
 
-def _attr(out: _Out, prim: Any, name: str, type_name: str, value: Any) -> None:
-    attr = prim.CreateAttribute(f"{NS}:{name}", getattr(out.pxr.Sdf.ValueTypeNames, type_name), custom=True)
-    attr.Set(value)
-
-
 # ---------------------------------------------------------------------------- scene, materials, filters
 
-def _physics_scene(out: _Out) -> None:
+def _physics_scene(out: Out) -> None:
     UsdPhysics, Gf = out.pxr.UsdPhysics, out.pxr.Gf
     out.stage.DefinePrim(f"/World/{PHYSICS_SCOPE}", "Scope")
     scene = UsdPhysics.Scene.Define(out.stage, f"/World/{PHYSICS_SCOPE}/PhysicsScene")
@@ -323,7 +296,7 @@ def _physics_scene(out: _Out) -> None:
         scene.CreateGravityMagnitudeAttr(g.gravity)
 
 
-def _materials_(out: _Out) -> None:
+def _materials_(out: Out) -> None:
     UsdShade, UsdPhysics = out.pxr.UsdShade, out.pxr.UsdPhysics
     if not out.scene.materials:
         return
@@ -340,12 +313,12 @@ def _materials_(out: _Out) -> None:
         out.materials.append(material)
 
 
-def _combine(out: _Out, prim: Any, mat: PhysicsMaterial) -> None:
+def _combine(out: Out, prim: Any, mat: PhysicsMaterial) -> None:
     for key, name in (("friction_combine", "frictionCombine"), ("restitution_combine", "restitutionCombine")):
         mode = getattr(mat, key)
         if mode is None:
             continue
-        _attr(out, prim, name, "Token", mode.value)
+        attr(out, prim, name, "Token", mode.value)
         if mode is not CombineMode.AVERAGE:  # PhysX's default is average: only the other modes are a loss
             out.loss("USD-2", mat.pointer or f"/materials/{prim.GetName()}",
                      f"{name} '{mode.value}': no UsdPhysics counterpart (kept as {NS}:{name})")
@@ -361,7 +334,7 @@ def does_collide(a: Any, b: Any) -> bool:
     return not a_sys & set(b.not_collide_with_systems)
 
 
-def _filters(out: _Out) -> None:
+def _filters(out: Out) -> None:
     """One CollisionGroup per model filter (plus one for unfiltered colliders when a filter shuts them out).
 
     Groups partition the colliders, so filtering group pairs is exact for every collider pair; each group
@@ -387,10 +360,10 @@ def _filters(out: _Out) -> None:
                                                  f"{name}_{key if key is not None else 'none'}")
         group.GetPrim().SetCustomDataByKey(NS, {"filter": -1 if key is None else key})
         if f is not None:
-            for attr, value in (("collisionSystems", f.collision_systems),
-                                ("collideWithSystems", f.collide_with_systems),
-                                ("notCollideWithSystems", f.not_collide_with_systems)):
-                _attr(out, group.GetPrim(), attr, "StringArray", list(value))
+            for key_name, value in (("collisionSystems", f.collision_systems),
+                                    ("collideWithSystems", f.collide_with_systems),
+                                    ("notCollideWithSystems", f.not_collide_with_systems)):
+                attr(out, group.GetPrim(), key_name, "StringArray", list(value))
         includes = group.GetCollidersCollectionAPI().CreateIncludesRel()
         for path in members.get(key, []):
             includes.AddTarget(path)
@@ -403,140 +376,23 @@ def _filters(out: _Out) -> None:
                 groups[a].CreateFilteredGroupsRel().AddTarget(Sdf.Path(groups[b].GetPath()))
 
 
-# ------------------------------------------------------------------------------------------------ joints
-
-JOINT_TYPES = {"fixed": "FixedJoint", "revolute": "RevoluteJoint", "prismatic": "PrismaticJoint",
-               "spherical": "SphericalJoint", "distance": "DistanceJoint", "generic": "Joint"}
-
-
-def _joint(out: _Out, k: int, joint: Joint) -> None:
-    UsdPhysics = out.pxr.UsdPhysics
-    spec = joint_spec(joint)
-    out.stage.DefinePrim(f"/World/{PHYSICS_SCOPE}/Joints", "Scope")
-    usd_joint = getattr(UsdPhysics, JOINT_TYPES[spec.kind]).Define(
-        out.stage, f"/World/{PHYSICS_SCOPE}/Joints/{spec.kind.capitalize()}Joint_{k}")
-    prim = usd_joint.GetPrim()
-    for side, body, frame in ((0, joint.body_a, joint.frame_a), (1, joint.body_b, joint.frame_b)):
-        _frame(out, usd_joint, side, body, frame)
-    usd_joint.CreateCollisionEnabledAttr(joint.enable_collision)
-    data: dict[str, Any] = {"joint": k, "node": joint.node, "layout": usd_codec.json.dumps(spec.layout)}
-    if joint.connected_node is not None:
-        data["connectedNode"] = joint.connected_node
-    if joint.settings_index is not None:
-        data["settingsIndex"] = joint.settings_index
-    if spec.drives:
-        data["driveOrder"] = list(spec.drives)
-    if spec.cone is not None:
-        data["coneMin"] = spec.cone[1]
-    if spec.distance is not None:
-        data["distanceMin"] = spec.distance[0]
-    prim.SetCustomDataByKey(NS, data)
-    _typed_joint(out, usd_joint, spec)
-    pointer = joint.pointer or (f"/nodes/{joint.node}" if joint.node >= 0 else f"/joints/{k}")
-    if spec.soft:  # stiffness/damping of limits: our reader's copy (damping alone changes nothing on a hard one)
-        _attr(out, prim, "softLimits", "String", usd_codec.json.dumps({n: list(v) for n, v in spec.soft.items()}))
-    springs = [n for n in spec.soft if is_soft(spec, n)]
-    if springs:
-        out.loss("USD-7", pointer, f"soft limit on {', '.join(springs)}: UsdPhysics limits are hard "
-                 f"(stiffness/damping kept as {NS}:softLimits)")
-    if spec.extra_limits or spec.extra_drives:
-        _attr(out, prim, "limits", "String", usd_codec.encode(spec.extra_limits))
-        _attr(out, prim, "drives", "String", usd_codec.encode(spec.extra_drives))
-        out.loss("USD-7", pointer, f"{len(spec.extra_limits)} limit(s) over several axes or repeated axes and "
-                 f"{len(spec.extra_drives)} repeated drive(s): no UsdPhysics form (kept as {NS}:limits/drives)")
-
-
-def _frame(out: _Out, usd_joint: Any, side: int, body: int | None, frame: Pose) -> None:
-    Gf = out.pxr.Gf
-    if body is not None:
-        rel = usd_joint.CreateBody0Rel() if side == 0 else usd_joint.CreateBody1Rel()
-        rel.SetTargets([out.node_paths[body]])
-    x, y, z, w = frame.rotation
-    (usd_joint.CreateLocalPos0Attr if side == 0 else usd_joint.CreateLocalPos1Attr)(Gf.Vec3f(*frame.translation))
-    (usd_joint.CreateLocalRot0Attr if side == 0 else usd_joint.CreateLocalRot1Attr)(Gf.Quatf(w, x, y, z))
-    # UsdPhysics frames are single precision; writers that reuse the file's joint nodes compare poses to 1e-9,
-    # so the double values ride along (the reader uses them only while they still round to the USD values).
-    prim = usd_joint.GetPrim()
-    _attr(out, prim, f"localPos{side}", "Double3", Gf.Vec3d(*frame.translation))
-    _attr(out, prim, f"localRot{side}", "Quatd", Gf.Quatd(w, x, y, z))
-
-
-def _deg(v: float) -> float:
-    return math.degrees(v)
-
-
-def _typed_joint(out: _Out, usd_joint: Any, spec: JointSpec) -> None:
-    UsdPhysics = out.pxr.UsdPhysics
-    prim = usd_joint.GetPrim()
-    if spec.kind in ("revolute", "prismatic"):
-        usd_joint.CreateAxisAttr(AXES[spec.axis])
-        free = (ROT if spec.kind == "revolute" else ("transX", "transY", "transZ"))[spec.axis]
-        lo, hi = spec.ranges.get(free, (-math.inf, math.inf))
-        scale = _deg if spec.kind == "revolute" else float
-        usd_joint.CreateLowerLimitAttr(scale(lo))
-        usd_joint.CreateUpperLimitAttr(scale(hi))
-        for drive in spec.drives.values():
-            _drive(out, prim, "angular" if spec.kind == "revolute" else "linear", drive)
-    elif spec.kind == "spherical":
-        usd_joint.CreateAxisAttr(AXES[spec.axis])
-        if spec.cone is not None:
-            usd_joint.CreateConeAngle0LimitAttr(_deg(spec.cone[2]))
-            usd_joint.CreateConeAngle1LimitAttr(_deg(spec.cone[2]))
-    elif spec.kind == "distance":
-        assert spec.distance is not None
-        lo, hi = spec.distance
-        usd_joint.CreateMinDistanceAttr(lo if math.isfinite(lo) and lo >= 0 else -1.0)
-        usd_joint.CreateMaxDistanceAttr(hi if math.isfinite(hi) else -1.0)
-    elif spec.kind == "generic":
-        for name, (lo, hi) in spec.ranges.items():
-            limit = UsdPhysics.LimitAPI.Apply(prim, name)
-            scale = _deg if name in ROT else float
-            limit.CreateLowAttr(scale(lo))
-            limit.CreateHighAttr(scale(hi))
-        if spec.distance is not None:
-            limit = UsdPhysics.LimitAPI.Apply(prim, "distance")
-            limit.CreateLowAttr(spec.distance[0])
-            limit.CreateHighAttr(spec.distance[1])
-        for name, drive in spec.drives.items():
-            _drive(out, prim, name, drive)
-
-
-def _drive(out: _Out, prim: Any, instance: str, drive: JointDrive) -> None:
-    """DriveAPI: angular targets in degrees (and deg/s), angular stiffness/damping per degree."""
-    api = out.pxr.UsdPhysics.DriveAPI.Apply(prim, instance)
-    angular = drive.type is DriveType.ANGULAR
-    per = math.pi / 180 if angular else 1.0  # k·Δθ[rad] = (k·π/180)·Δθ[deg]
-    api.CreateTypeAttr(drive.mode.value)
-    api.CreateMaxForceAttr(drive.max_force)
-    api.CreateDampingAttr(drive.damping * per)
-    if drive.position_target is not None:
-        api.CreateTargetPositionAttr(_deg(drive.position_target) if angular else drive.position_target)
-        api.CreateStiffnessAttr(drive.stiffness * per)
-    else:  # no target = no spring term; USD would pull to 0, so its stiffness stays 0 and ours is kept aside
-        api.CreateStiffnessAttr(0.0)
-        if drive.stiffness:
-            _attr(out, prim, f"drive:{instance}:stiffness", "Double", drive.stiffness)
-    if drive.velocity_target is not None:
-        api.CreateTargetVelocityAttr(_deg(drive.velocity_target) if angular else drive.velocity_target)
-
-
 # -------------------------------------------------------------------------------------- kept as JSON
 
-def _json_lists(out: _Out) -> None:
+def _json_lists(out: Out) -> None:
     """Each item as ``[list index, model object]`` on its node's prim (the index keeps the list order)."""
     by_node: dict[tuple[int, str], list[Any]] = {}
-    for attr_key, attr, code, what in JSON_LISTS:
+    for attr_key, name, code, what in JSON_LISTS:
         for k, item in enumerate(getattr(out.scene, attr_key)):
             node = item.node if 0 <= item.node < len(out.node_paths) else 0
-            by_node.setdefault((node, attr), []).append((k, item))
+            by_node.setdefault((node, name), []).append((k, item))
             out.loss(code, item.pointer or f"/nodes/{item.node}",
-                     f"{what}: no UsdPhysics counterpart (kept as {NS}:{attr})")
-    for (node, attr), items in by_node.items():
+                     f"{what}: no UsdPhysics counterpart (kept as {NS}:{name})")
+    for (node, name), items in by_node.items():
         if out.node_paths:
-            _attr(out, out.stage.GetPrimAtPath(out.node_paths[node]), attr, "String", usd_codec.encode(items))
+            attr(out, out.stage.GetPrimAtPath(out.node_paths[node]), name, "String", usd_codec.encode(items))
 
 
-def _loose_meshes(out: _Out) -> None:
+def _loose_meshes(out: Out) -> None:
     """glTF meshes no node carries (a trigger's or gravity volume's mesh shape may name one): mesh data prims
     under /World/Physics/Meshes, so every mesh index a shape names exists again on the way back."""
     written = {p.GetCustomData().get(NS, {}).get("mesh") for p in out.stage.Traverse()}
@@ -550,7 +406,7 @@ def _loose_meshes(out: _Out) -> None:
         prim.SetCustomDataByKey(NS, {"role": "meshData", "mesh": m})
 
 
-def _non_physics_losses(out: _Out) -> None:
+def _non_physics_losses(out: Out) -> None:
     gltf = out.doc.json
     present = [k for k in _NON_PHYSICS if gltf.get(k)]
     if present:
