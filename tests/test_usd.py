@@ -189,6 +189,17 @@ def test_loss_report_names_what_usd_cannot_say(tmp_path: Path) -> None:
     assert Counter(x["code"] for x in car) == Counter({"USD-5": 5, "USD-1": 4, "USD-6": 4, "USD-10": 1})
 
 
+def test_losses_reading_usd_point_at_prims(tmp_path: Path) -> None:
+    # pendulum_balls (OMI) has three joint nodes under static bodies (JOINT-2, an invalid official file):
+    # writing OMI again swaps them, and the report names the USD joint prims.
+    out = tmp_path / "p.usd"  # .usd = the binary crate
+    to_usd(load(fixture_path("OMI_physics_joint/gen2-physicsJoints/pendulum_balls.gltf")), out)
+    assert out.read_bytes()[:8] == b"PXR-USDC"
+    _, losses = usd_to_gltf(out, "omi")
+    assert [(x["code"], x["pointer"]) for x in losses] == [
+        ("JOINT-2", f"/World/Physics/Joints/GenericJoint_{k}") for k in range(3)]
+
+
 def test_collision_groups_filter_exactly_the_pairs_the_model_filters(tmp_path: Path) -> None:
     from gltf_physics.formats.usd_write import does_collide
 

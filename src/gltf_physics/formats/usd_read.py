@@ -92,7 +92,7 @@ class _Reader(NodeTree):
             self.scene.materials.append(PhysicsMaterial(
                 static_friction=f32(api.GetStaticFrictionAttr().Get()),
                 dynamic_friction=f32(api.GetDynamicFrictionAttr().Get()),
-                restitution=f32(api.GetRestitutionAttr().Get()), **combine))
+                restitution=f32(api.GetRestitutionAttr().Get()), pointer=str(prim.GetPath()), **combine))
             self.material_of[prim.GetPath()] = k
 
     def _bodies(self) -> None:
@@ -115,7 +115,7 @@ class _Reader(NodeTree):
             if factor and factor.HasAuthoredValue():
                 motion = Motion(**{**motion.__dict__, "gravity_factor": float(factor.Get())})
             node = self.node_of[path]
-            self.scene.bodies.append(Body(node=node, motion=motion))
+            self.scene.bodies.append(Body(node=node, motion=motion, pointer=str(path)))
             self.bodies.add(node)
         self.scene.bodies.sort(key=lambda b: b.node)
 
@@ -175,7 +175,8 @@ class _Reader(NodeTree):
         bound, _ = self.pxr.UsdShade.MaterialBindingAPI(prim).ComputeBoundMaterial("physics")
         if bound:
             material = self.material_of.get(bound.GetPrim().GetPath())
-        return Collider(node=node, shape=shape, body=self._body_above(node), material=material)
+        return Collider(node=node, shape=shape, body=self._body_above(node), material=material,
+                        pointer=str(prim.GetPath()))
 
     def _body_above(self, node: int) -> int | None:
         parents = {c: i for i, n in enumerate(self.json_nodes) for c in n.get("children", [])}
@@ -271,11 +272,11 @@ class _Reader(NodeTree):
             if attr and attr.HasAuthoredValue():
                 values[key] = tuple(str(v) for v in attr.Get())
         if values:
-            return CollisionFilter(**values)
+            return CollisionFilter(**values, pointer=str(prim.GetPath()))
         group = self.pxr.UsdPhysics.CollisionGroup(prim)  # a foreign group: its name is its one system
         others = tuple(t.name for t in group.GetFilteredGroupsRel().GetTargets())
         inverted = group.GetInvertFilteredGroupsAttr().Get()
-        return CollisionFilter(collision_systems=(prim.GetName(),),
+        return CollisionFilter(pointer=str(prim.GetPath()), collision_systems=(prim.GetName(),),
                                collide_with_systems=others if inverted else (),
                                not_collide_with_systems=() if inverted else others)
 
@@ -314,7 +315,7 @@ class _Reader(NodeTree):
         return Joint(body_a=sides[0][0], frame_a=sides[0][1], body_b=sides[1][0], frame_b=sides[1][1],
                      limits=model_limits(spec), drives=drives, enable_collision=bool(j.GetCollisionEnabledAttr().Get()),
                      node=int(data.get("node", -1)), connected_node=data.get("connectedNode"),
-                     settings_index=data.get("settingsIndex"))
+                     settings_index=data.get("settingsIndex"), pointer=str(prim.GetPath()))
 
     def _precise(self, prim: Any, name: str, value: Any, conv: Any) -> tuple[float, ...]:
         """Our double-precision copy of a float USD value, while it still rounds to that value."""
