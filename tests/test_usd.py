@@ -350,6 +350,51 @@ def test_a_foreign_z_up_file_reads_as_y_up_glTF_physics(tmp_path: Path) -> None:
     assert [x["code"] for x in losses if x["code"].startswith("USD")] == []
 
 
+HOSTILE = """#usda 1.0
+def Xform "World"
+{
+    def Mesh "Rock" (prepend apiSchemas = ["PhysicsCollisionAPI", "PhysicsRigidBodyAPI"])
+    {
+        point3f[] points = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
+        int[] faceVertexCounts = [3, 3, 4]
+        int[] faceVertexIndices = [0, 1, 2, 0, 1, 9, 0, 2]
+        custom string gltfPhysics:triggers = "[[0, {\\"$type\\": \\"Nope\\"}]]"
+    }
+    def PhysicsJoint "J" (customData = {dictionary gltfPhysics = {string layout = "not json"}})
+    {
+        rel physics:body0 = </World/Rock>
+        rel physics:body1 = </World/Missing>
+    }
+    def PhysicsJoint "Gear" (prepend apiSchemas = ["PhysicsDriveAPI:spin"])
+    {
+        rel physics:body0 = </World/Rock>
+    }
+}
+"""
+
+
+def test_a_hostile_usd_file_reads_with_notes_and_writes_valid_gltf(tmp_path: Path) -> None:
+    src = tmp_path / "hostile.usda"
+    src.write_text(HOSTILE)
+    scene = from_usd(src)
+    notes = sorted((n.code, n.pointer, n.message.split(" (")[0].split(":")[0]) for n in scene.notes)
+    assert notes == [
+        ("USD-12", "/World/Gear", "drive 'spin'"),
+        ("USD-12", "/World/J", "unreadable gltfPhysics joint data"),
+        ("USD-12", "/World/Missing", "a joint body that does not exist"),
+        ("USD-12", "/World/Rock", "mesh faces with indices past its points or index list"),
+        ("USD-12", "/World/Rock", "unreadable gltfPhysics"),
+        ("USD-13", "/", "metersPerUnit 0.01, kilogramsPerUnit 1"),  # unauthored: USD's centimetres
+    ]
+    assert scene.triggers == []
+    assert scene.document is not None
+    assert scene.document.json["meshes"][0]["primitives"][0]["attributes"] == {"POSITION": 0}
+    (rock,) = scene.colliders
+    assert (rock.node, rock.body) == (1, 1)
+    out, _ = usd_to_gltf(src, "khr")
+    assert validate(out).num_errors == 0
+
+
 # ---------------------------------------------------------------------------------------------------
 # The command line
 # ---------------------------------------------------------------------------------------------------

@@ -235,7 +235,7 @@ class _Reader(NodeTree):
         if "shape" in data:
             try:
                 shape = usd_codec.decode(str(data["shape"]))
-            except ValueError:
+            except (ValueError, TypeError):
                 shape = None
             if isinstance(shape, MeshShape):
                 if shape.mesh is not None and shape.mesh not in self.meshes:
@@ -329,6 +329,9 @@ class _Reader(NodeTree):
 
     def _side(self, target: Any, frame: Pose) -> tuple[int | None, Pose]:
         """(body node, frame): a target that is no body is a world frame (resolved once nodes are known)."""
+        if target is not None and not self.stage.GetPrimAtPath(target):
+            self.note("USD-12", target, "a joint body that does not exist: that side is anchored in the world")
+            target = None
         if target is None:
             self._world_frames.append((None, frame))
             return None, frame
@@ -380,16 +383,21 @@ class _Reader(NodeTree):
         return spec
 
     def _extras(self, prim: Any, spec: JointSpec) -> None:
+        """Our namespace on a joint: limit grouping, soft-limit gains, limits and drives USD cannot say."""
         data = custom(prim)
-        if "layout" in data:
-            spec.layout = json.loads(str(data["layout"]))
-        soft = prim.GetAttribute(f"{NS}:softLimits")
-        if soft and soft.HasAuthoredValue():
-            spec.soft = {k: (float(v[0]), float(v[1])) for k, v in json.loads(soft.Get()).items()}
-        for attr, target in (("limits", spec.extra_limits), ("drives", spec.extra_drives)):
-            a = prim.GetAttribute(f"{NS}:{attr}")
-            if a and a.HasAuthoredValue():
-                target.extend(usd_codec.decode(a.Get()))
+        try:
+            if "layout" in data:
+                spec.layout = [list(e) for e in json.loads(str(data["layout"]))]
+            soft = prim.GetAttribute(f"{NS}:softLimits")
+            if soft and soft.HasAuthoredValue():
+                spec.soft = {str(k): (float(v[0]), float(v[1])) for k, v in json.loads(soft.Get()).items()}
+            for name, target in (("limits", spec.extra_limits), ("drives", spec.extra_drives)):
+                a = prim.GetAttribute(f"{NS}:{name}")
+                if a and a.HasAuthoredValue():
+                    target.extend(usd_codec.decode(a.Get()))
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            self.note("USD-12", prim.GetPath(), f"unreadable {NS} joint data ({exc}): the USD joint alone is read")
+            spec.layout, spec.soft, spec.extra_limits, spec.extra_drives = [], {}, [], []
 
     def _drives(self, prim: Any, kind: str, spec: JointSpec) -> tuple[JointDrive, ...]:
         found: dict[str, JointDrive] = {}
@@ -448,12 +456,19 @@ class _Reader(NodeTree):
             return
 
     def _json_lists(self) -> None:
-        for attr_key, attr, _, _ in JSON_LISTS:
+        """Triggers, vehicles, seats… kept as ``[list index, object]`` JSON on node prims, in list order."""
+        for attr_key, name, _, _ in JSON_LISTS:
             items = []
             for path in self.order:
-                a = self.stage.GetPrimAtPath(path).GetAttribute(f"{NS}:{attr}")
-                if a and a.HasAuthoredValue():
-                    items += list(usd_codec.decode(a.Get()))
+                a = self.stage.GetPrimAtPath(path).GetAttribute(f"{NS}:{name}")
+                if not (a and a.HasAuthoredValue()):
+                    continue
+                try:
+                    found = [(int(k), item) for k, item in usd_codec.decode(a.Get())]
+                except (ValueError, TypeError) as exc:
+                    self.note("USD-12", path, f"unreadable {NS}:{name} ({exc}): skipped")
+                    continue
+                items += found
             setattr(self.scene, attr_key, [item for _, item in sorted(items, key=lambda x: x[0])])
 
     def _resolve_world_frames(self) -> None:

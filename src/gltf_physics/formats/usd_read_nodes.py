@@ -217,19 +217,27 @@ class NodeTree:
         return index
 
     def _triangles(self, prim: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Points and triangles (polygons as fans); faces that run past the index list or name a point that
+        does not exist are dropped with a note, so the glTF written from them stays valid."""
         mesh = self.pxr.UsdGeom.Mesh(prim)
         points = np.asarray(mesh.GetPointsAttr().Get() or [], dtype=np.float32).reshape(-1, 3)
         counts = np.asarray(mesh.GetFaceVertexCountsAttr().Get() or [], dtype=np.int64)
         indices = np.asarray(mesh.GetFaceVertexIndicesAttr().Get() or [], dtype=np.int64)
-        tris: list[list[int]] = []
-        if len(counts) and np.all(counts == 3):
-            return points, indices.reshape(-1, 3)
-        start = 0
-        for c in counts:  # polygons as fans (USD faces are planar convex in practice)
-            face = indices[start:start + c]
-            tris += [[int(face[0]), int(face[k]), int(face[k + 1])] for k in range(1, c - 1)]
-            start += c
-        return points, np.asarray(tris, dtype=np.int64).reshape(-1, 3)
+        if len(counts) and np.all(counts == 3) and len(indices) == 3 * len(counts):
+            tris = indices.reshape(-1, 3)
+        else:
+            found: list[list[int]] = []
+            start = 0
+            for c in counts:  # USD faces are planar and convex in practice: a fan is exact
+                face = indices[start:start + c]
+                if len(face) == c:
+                    found += [[int(face[0]), int(face[k]), int(face[k + 1])] for k in range(1, c - 1)]
+                start += c
+            tris = np.asarray(found, dtype=np.int64).reshape(-1, 3)
+        ok = np.all((tris >= 0) & (tris < len(points)), axis=1) if len(tris) else np.zeros(0, dtype=bool)
+        if len(tris) != int(ok.sum()) or int(counts.sum()) != len(indices):
+            self.note("USD-12", prim.GetPath(), "mesh faces with indices past its points or index list: dropped")
+        return points, tris[ok]
 
     def _node_for(self, path: Any) -> int | None:
         """The glTF node a prim belongs to: itself, or the nearest node prim above it."""
