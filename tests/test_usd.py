@@ -22,6 +22,7 @@ from pxr import Usd, UsdPhysics
 
 from conftest import all_fixture_files, fixture_path
 from gltf_physics.api import convert, load, read_scene
+from gltf_physics.dialects import PHYSICS_EXTENSIONS as PHYSICS_NAMES
 from gltf_physics.formats.usd import from_usd, to_usd, usd_to_gltf
 from gltf_physics.gltf.document import Document
 from gltf_physics.model import (
@@ -49,6 +50,7 @@ SHAPES = {T.CubeShape: "box", T.SphereShape: "sphere", T.CapsuleShape: "capsule"
 JOINTS = {T.FixedJoint: "fixed", T.RevoluteJoint: "revolute", T.PrismaticJoint: "prismatic",
           T.SphericalJoint: "spherical", T.DistanceJoint: "distance", T.D6Joint: "generic"}
 USD_CODES = {f"USD-{k}" for k in range(1, 14)}
+PHYSICS_EXTENSIONS = set(PHYSICS_NAMES)
 
 
 def parsed(path: Path) -> dict[str, Counter[str]]:
@@ -137,6 +139,13 @@ def test_round_trip_through_usd_keeps_the_model(relative: str, tmp_path: Path) -
     newest, back, _ = through_usd(relative, tmp_path)
     assert_same_model(read(newest, resolve_mass=here == "khr"), read(back, resolve_mass=here == "khr"))
     assert validate(back).num_errors == 0
+    # Lights, cameras, extras and other non-physics extensions come back; render materials do not (USD-10).
+    others = {e for e in newest.json.get("extensionsUsed", []) if e not in PHYSICS_EXTENSIONS}
+    assert set(back.json.get("extensionsUsed", [])) - PHYSICS_EXTENSIONS == others - {"KHR_materials_clearcoat"}
+    assert back.json.get("extensions", {}).keys() - PHYSICS_EXTENSIONS == \
+        newest.json.get("extensions", {}).keys() - PHYSICS_EXTENSIONS
+    assert [n.get("extras") for n in back.json["nodes"][:len(newest.json["nodes"])]] == \
+        [n.get("extras") for n in newest.json["nodes"]]
 
 
 # Every fixture with moving bodies runs the same within 0 mm on this machine (about a minute for all);

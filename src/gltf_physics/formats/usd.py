@@ -7,6 +7,8 @@ The model goes to UsdPhysics as the README's "OpenUSD" table says; what UsdPhysi
 in the ``gltfPhysics`` namespace so that our own reader gives back the same model:
 
 - ``customData["gltfPhysics"]`` on prims: ``node`` / ``name`` (the glTF node index and name of an Xform),
+  ``gltf`` (JSON of a node's or, on ``/World``, the document's plain glTF that needs no buffers: extras,
+  non-physics extensions such as lights, cameras, asset),
   ``role`` (``root``, ``mesh``, ``collider``), ``mesh`` (glTF mesh index), ``shape`` (a mesh shape's glTF
   reference, JSON), ``material`` / ``filter`` / ``joint`` (list indices), and on joints ``node``,
   ``connectedNode``, ``settingsIndex``, ``layout`` (how the limits were grouped, JSON), ``coneMin``,

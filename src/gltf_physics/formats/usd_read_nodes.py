@@ -9,6 +9,7 @@ wrapped in one root node that turns it Y-up. Also here: how single-precision USD
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -166,6 +167,7 @@ class NodeTree:
         elif "node" not in data:
             node["name"] = prim.GetName()
         node.update(self._transform(prim))
+        node.update(self._kept(prim))
         mesh = self._visual_mesh(prim)
         if mesh is not None:
             node["mesh"] = mesh
@@ -247,8 +249,21 @@ class NodeTree:
             path = path.GetParentPath()
         return None
 
+    def _kept(self, prim: Any) -> dict[str, Any]:
+        """The plain glTF JSON our writer kept in customData (lights, cameras, extras…), or ``{}``."""
+        text = custom(prim).get("gltf")
+        try:
+            kept = json.loads(str(text)) if text is not None else {}
+        except ValueError:
+            self.note("USD-12", prim.GetPath(), f"unreadable {NS} glTF data: skipped")
+            return {}
+        return kept if isinstance(kept, dict) else {}
+
     def _document(self) -> Document:
         gltf: dict[str, Any] = {"asset": {"version": "2.0", "generator": "gltf-physics (from OpenUSD)"}}
+        root = self.stage.GetDefaultPrim()
+        if root and custom(root).get("role") == "root":
+            gltf.update(self._kept(root))
         has_parent = {c for n in self.json_nodes for c in n.get("children", [])}
         gltf["scene"] = 0
         gltf["scenes"] = [{"nodes": [i for i in range(len(self.json_nodes)) if i not in has_parent]}]

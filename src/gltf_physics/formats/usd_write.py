@@ -46,7 +46,11 @@ JSON_LISTS = (  # model list → attribute on the node prim, kept as JSON (no Us
     ("hover_thrusters", "hoverThrusters", "USD-5", "hover thruster"),
     ("seats", "seats", "USD-6", "seat"),
 )
-_NON_PHYSICS = ("materials", "textures", "images", "animations", "skins", "cameras")
+_NOT_CARRIED = ("materials", "textures", "images", "samplers", "animations", "skins")
+# Plain JSON that needs no buffers rides along in customData (physics extensions are left out: the model
+# carries them), so lights, cameras, extras and other extensions come back on the way to glTF.
+_DOC_KEPT = ("asset", "extras", "extensions", "cameras")
+_NODE_KEPT = ("extras", "extensions", "camera")
 
 
 def write_stage(pxr: Any, stage: Any, scene: PhysicsScene, doc: Document) -> list[dict[str, str]]:
@@ -57,7 +61,8 @@ def write_stage(pxr: Any, stage: Any, scene: PhysicsScene, doc: Document) -> lis
     UsdPhysics.SetStageKilogramsPerUnit(stage, 1.0)
     world = UsdGeom.Xform.Define(stage, "/World").GetPrim()
     stage.SetDefaultPrim(world)
-    world.SetCustomDataByKey(NS, {"role": "root", "generator": "gltf-physics"})
+    world.SetCustomDataByKey(NS, {"role": "root", "generator": "gltf-physics",
+                                  **_kept_json(doc.json, _DOC_KEPT, doc_level=True)})
     out = Out(pxr, stage, scene, doc, document_mesh_source(doc))
     _nodes(out)
     _physics_scene(out)
@@ -113,7 +118,7 @@ def _define_node(out: Out, i: int, node: dict[str, Any], base: Any, taken: set[s
         prim_name, k = f"{stem}_{k}", k + 1
     taken.add(prim_name)
     xform = pxr.UsdGeom.Xform.Define(out.stage, base.AppendChild(prim_name))
-    data: dict[str, Any] = {"node": i}
+    data: dict[str, Any] = {"node": i, **_kept_json(node, _NODE_KEPT)}
     if name is not None:
         data["name"] = name
     xform.GetPrim().SetCustomDataByKey(NS, data)
@@ -406,9 +411,45 @@ def _loose_meshes(out: Out) -> None:
         prim.SetCustomDataByKey(NS, {"role": "meshData", "mesh": m})
 
 
+def _kept_json(holder: dict[str, Any], keys: tuple[str, ...], doc_level: bool = False) -> dict[str, Any]:
+    """``{"gltf": JSON}`` of the non-physics ``keys`` of a node or the document (with the names of the
+    extensions used by what is kept), or ``{}`` when there is none."""
+    from ..dialects import PHYSICS_EXTENSIONS  # names only: which extensions the model already carries
+
+    kept = {k: holder[k] for k in keys if k in holder}
+    if isinstance(kept.get("extensions"), dict):
+        kept["extensions"] = {k: v for k, v in kept["extensions"].items() if k not in PHYSICS_EXTENSIONS}
+        if not kept["extensions"]:
+            del kept["extensions"]
+    if doc_level:  # the names, except those only used by what is not carried (e.g. material extensions)
+        lost = _extension_names([holder.get(k) for k in (*_NOT_CARRIED, "meshes", "accessors")])
+        lost -= _extension_names([kept, *(holder.get("nodes") or [])])
+        for key in ("extensionsUsed", "extensionsRequired"):
+            names = [e for e in holder.get(key) or [] if isinstance(e, str) and e not in PHYSICS_EXTENSIONS
+                     and e not in lost]
+            if names:
+                kept[key] = names
+    return {"gltf": usd_codec.json.dumps(kept, separators=(",", ":"))} if kept else {}
+
+
+def _extension_names(values: list[Any]) -> set[str]:
+    """Every key of every ``extensions`` object anywhere inside ``values``."""
+    names: set[str] = set()
+    stack = list(values)
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if isinstance(v.get("extensions"), dict):
+                names |= set(v["extensions"])
+            stack += v.values()
+        elif isinstance(v, list):
+            stack += v
+    return names
+
+
 def _non_physics_losses(out: Out) -> None:
     gltf = out.doc.json
-    present = [k for k in _NON_PHYSICS if gltf.get(k)]
+    present = [k for k in _NOT_CARRIED if gltf.get(k)]
     if present:
         out.loss("USD-10", "", f"not physics, not carried to USD: {', '.join(present)} "
                  "(meshes go as positions and triangles only)")
