@@ -66,7 +66,7 @@ def write_stage(pxr: Any, stage: Any, scene: PhysicsScene, doc: Document) -> lis
     out = Out(pxr, stage, scene, doc, document_mesh_source(doc))
     _nodes(out)
     _physics_scene(out)
-    _materials_(out)
+    _materials(out)
     for i, collider in enumerate(scene.colliders):
         _collider(out, i, collider)
     for body in scene.bodies:
@@ -82,7 +82,7 @@ def write_stage(pxr: Any, stage: Any, scene: PhysicsScene, doc: Document) -> lis
 
 # ------------------------------------------------------------------------------------------------- nodes
 
-def _names(gltf: dict[str, Any]) -> list[dict[str, Any]]:
+def _node_dicts(gltf: dict[str, Any]) -> list[dict[str, Any]]:
     nodes = gltf.get("nodes") or []
     return [n if isinstance(n, dict) else {} for n in nodes]
 
@@ -90,7 +90,7 @@ def _names(gltf: dict[str, Any]) -> list[dict[str, Any]]:
 def _nodes(out: Out) -> None:
     from ..gltf.hierarchy import parents
 
-    nodes = _names(out.doc.json)
+    nodes = _node_dicts(out.doc.json)
     parent_of = parents(out.doc.json)
     out.node_paths = [None] * len(nodes)
     taken: dict[Any, set[str]] = {}
@@ -301,7 +301,7 @@ def _physics_scene(out: Out) -> None:
         scene.CreateGravityMagnitudeAttr(g.gravity)
 
 
-def _materials_(out: Out) -> None:
+def _materials(out: Out) -> None:
     UsdShade, UsdPhysics = out.pxr.UsdShade, out.pxr.UsdPhysics
     if not out.scene.materials:
         return
