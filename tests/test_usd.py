@@ -198,6 +198,17 @@ def test_loss_report_names_what_usd_cannot_say(tmp_path: Path) -> None:
     assert Counter(x["code"] for x in car) == Counter({"USD-5": 5, "USD-1": 4, "USD-6": 4, "USD-10": 1})
 
 
+def test_triggers_are_guide_shapes_without_collision(tmp_path: Path) -> None:
+    out = tmp_path / "t.usda"
+    losses = to_usd(load(fixture_path("OMI_physics_body/gen4-materials/basic/trigger_box.gltf")), out)
+    assert [x["code"] for x in losses] == ["USD-1"]
+    stage = Usd.Stage.Open(str(out))
+    (prim,) = [p for p in stage.Traverse() if p.GetName() == "trigger"]
+    assert (prim.GetTypeName(), prim.HasAPI(UsdPhysics.CollisionAPI)) == ("Cube", False)
+    assert prim.GetAttribute("purpose").Get() == "guide"
+    assert len(from_usd(out).triggers) == 1  # and back from the gltfPhysics:triggers JSON, not from the shape
+
+
 def test_losses_reading_usd_point_at_prims(tmp_path: Path) -> None:
     # pendulum_balls (OMI) has three joint nodes under static bodies (JOINT-2, an invalid official file):
     # writing OMI again swaps them, and the report names the USD joint prims.

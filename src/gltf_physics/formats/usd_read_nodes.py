@@ -108,7 +108,7 @@ class NodeTree:
             self._unsupported(child)
             role = custom(child).get("role")
             is_node = child.IsA(self.pxr.UsdGeom.Xformable) and role not in ("root", "mesh", "collider",
-                                                                                "meshData")
+                                                                                "meshData", "trigger")
             if role in ("mesh", "meshData") and "mesh" in custom(child):
                 self._register_mesh(child, int(custom(child)["mesh"]))
             if is_node:

@@ -185,8 +185,9 @@ def _collider(out: Out, index: int, collider: Collider) -> None:
     out.collider_paths[index] = prim.GetPath()
 
 
-def shape_prim(out: Out, path: Any, shape: Shape, pointer: str) -> Any:
-    """A guide gprim of ``shape`` at ``path`` (centred on its parent node, axis +Y, as the model says)."""
+def shape_prim(out: Out, path: Any, shape: Shape, pointer: str | None) -> Any:
+    """A guide gprim of ``shape`` at ``path`` (centred on its parent node, axis +Y, as the model says);
+    what the shape loses is reported at ``pointer`` (``None``: the caller reports the whole thing)."""
     g, UsdGeom = out.pxr.Gf, out.pxr.UsdGeom
     if isinstance(shape, Box):
         cube = UsdGeom.Cube.Define(out.stage, path)
@@ -206,14 +207,14 @@ def shape_prim(out: Out, path: Any, shape: Shape, pointer: str) -> Any:
             gprim.CreateWidthAttr(shape.size_x)
         if shape.size_z is not None:
             gprim.CreateLengthAttr(shape.size_z)
-        if shape.size_x is not None or shape.size_z is not None:
+        if pointer is not None and (shape.size_x is not None or shape.size_z is not None):
             out.loss("USD-9", pointer, "a finite plane: UsdPhysics planes are infinite (width/length kept)")
         gprim.CreateDoubleSidedAttr(shape.double_sided)
     else:
         vertices, triangles = out.mesh_source(shape)
         prim = _mesh_prim(out, path, vertices, triangles)
         UsdGeom.Imageable(prim).CreatePurposeAttr(UsdGeom.Tokens.guide)
-        if shape.skin is not None or shape.weights is not None or shape.use_node_weights:
+        if pointer is not None and (shape.skin is not None or shape.weights is not None or shape.use_node_weights):
             out.loss("USD-11", pointer, "mesh shape skin/morph weights: the USD mesh is the rest pose "
                      f"({NS} customData keeps the reference)")
         return prim
@@ -395,6 +396,12 @@ def _json_lists(out: Out) -> None:
     for (node, name), items in by_node.items():
         if out.node_paths:
             attr(out, out.stage.GetPrimAtPath(out.node_paths[node]), name, "String", usd_codec.encode(items))
+    for trigger in out.scene.triggers:  # seen in USD tools as guide shapes without CollisionAPI
+        if trigger.shape is not None and 0 <= trigger.node < len(out.node_paths):
+            base = out.node_paths[trigger.node]
+            if not out.stage.GetPrimAtPath(base.AppendChild("trigger")):
+                prim = shape_prim(out, base.AppendChild("trigger"), trigger.shape, None)
+                prim.SetCustomDataByKey(NS, {"role": "trigger"})
 
 
 def _loose_meshes(out: Out) -> None:
