@@ -3,6 +3,7 @@
     import gltf_physics as gp
     doc = gp.load("scene.gltf")
     scene = gp.read_scene(doc)          # the engine-agnostic PhysicsScene
+    gp.to_usd(doc, "scene.usda")        # OpenUSD UsdPhysics (extra: pip install 'gltf-physics[usd]')
     report = gp.validate(doc)           # glTF-Validator-style report
     world = gp.World.from_file("scene.gltf"); world.run(2.0); world.pose(3)
 """
@@ -16,6 +17,8 @@ __version__ = "0.1.0"
 _LAZY = {
     "load": "api", "save": "api", "convert": "api", "read_scene": "api", "Document": "api",
     "PhysicsScene": "api", "World": "sim",
+    # OpenUSD: usd-core (the [usd] extra) is imported only when one of these runs.
+    "to_usd": "formats.usd", "from_usd": "formats.usd", "usd_to_gltf": "formats.usd",
 }
 
 
@@ -33,4 +36,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["Document", "PhysicsScene", "World", "__version__", "convert", "load", "read_scene", "save", "validate"]
+__all__ = ["Document", "PhysicsScene", "World", "__version__", "convert", "from_usd", "load", "read_scene", "save",
+           "to_usd", "usd_to_gltf", "validate"]

@@ -1,4 +1,7 @@
-"""`gltf-physics convert`: lossless re-save, or conversion to the newest OMI or KHR form."""
+"""`gltf-physics convert`: lossless re-save, conversion to the newest OMI or KHR form, OpenUSD out and in, MJCF out.
+
+Every output path is checked before any work, and the converted file and its loss report appear together.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +12,21 @@ import typer
 
 from .common import UsageError, clean_errors
 
+_USD = (".usd", ".usda", ".usdc")
+
 
 @clean_errors
 def convert(
     src: Annotated[Path, typer.Argument(metavar="IN")],
     dst: Annotated[Path, typer.Argument(metavar="OUT")],
     to: Annotated[str | None, typer.Option(
-        help="Target: omi or khr (OUT .gltf/.glb), mjcf (OUT .xml). Without it: lossless re-save.")] = None,
+        help="Target: omi or khr (OUT .gltf/.glb, or IN .usd*), mjcf (OUT .xml). Without it: lossless re-save; "
+             "a USD OUT needs none.")] = None,
     report: Annotated[Path | None, typer.Option(help="Write the loss report (JSON) here.")] = None,
 ) -> None:
-    """Re-save IN as OUT (.gltf or .glb by extension), or convert its physics to the newest OMI or KHR form."""
-    from ..api import convert as convert_doc
-    from ..api import load, save_converted
+    """Re-save IN as OUT (.gltf or .glb by extension), convert its physics to the newest OMI or KHR form, convert
+    to / from OpenUSD UsdPhysics (OUT or IN .usda/.usdc/.usd; extra [usd]), or write MuJoCo MJCF (OUT .xml,
+    --to mjcf)."""
     from ..gltf.files import check_writable
 
     check_writable(dst, "OUT")
@@ -28,11 +34,21 @@ def convert(
         check_writable(report, "--report")
     if to == "mjcf" or dst.suffix.lower() == ".xml":
         _to_mjcf(src, dst, to, report)
-        return
+    elif src.suffix.lower() in _USD or dst.suffix.lower() in _USD:
+        _usd(src, dst, to, report)
+    else:
+        _gltf(src, dst, to, report)
+
+
+def _gltf(src: Path, dst: Path, to: str | None, report: Path | None) -> None:
+    """glTF → glTF: a lossless re-save, or the physics rewritten in the newest OMI or KHR form."""
+    from ..api import convert as convert_doc
+    from ..api import load, save_converted
+
     if dst.suffix.lower() not in (".gltf", ".glb"):
-        raise UsageError(f"{dst}: OUT must end in .gltf or .glb")
+        raise UsageError(f"{dst}: OUT must end in .gltf, .glb, .usda, .usdc, .usd or .xml (with --to mjcf)")
     if to not in (None, "omi", "khr"):
-        raise UsageError(f"--to must be omi or khr, not {to!r}")
+        raise UsageError(f"--to must be omi, khr or mjcf, not {to!r}")
     doc = load(src)
     losses: list[dict[str, str]] = []
     if to is not None:
@@ -55,3 +71,30 @@ def _to_mjcf(src: Path, dst: Path, to: str | None, report: Path | None) -> None:
     if report is not None:
         outputs.append(loss_report_output(report, source=src, target="mjcf", losses=settled + result.losses))
     write_all(outputs)  # both files, or neither
+
+
+def _usd(src: Path, dst: Path, to: str | None, report: Path | None) -> None:
+    """glTF → USD (OUT .usd*) or USD → glTF (IN .usd*, with --to)."""
+    from ..api import load, save_converted, write_loss_report
+    from ..formats import usd
+
+    if to not in (None, "omi", "khr"):
+        raise UsageError(f"--to must be omi or khr, not {to!r}")
+    try:
+        if dst.suffix.lower() in _USD:
+            if src.suffix.lower() in _USD:
+                raise UsageError(f"{src}: USD → USD is not a conversion; IN must be .gltf or .glb")
+            if to is not None:
+                raise UsageError("--to names a glTF family; it does not apply to USD output")
+            losses = usd.to_usd(load(src), dst)
+            if report is not None:
+                write_loss_report(report, source=src, target="usd", losses=losses)
+            return
+        if dst.suffix.lower() not in (".gltf", ".glb"):
+            raise UsageError(f"{dst}: OUT must end in .gltf or .glb when IN is USD")
+        if to is None:
+            raise UsageError(f"{src}: reading USD needs --to khr or --to omi (the glTF physics family to write)")
+        doc, losses = usd.usd_to_gltf(src, to)
+        save_converted(doc, dst, report, source=src, target=to, losses=losses)  # both files, or neither
+    except usd.MissingExtraError as exc:
+        raise UsageError(str(exc)) from None
