@@ -1,0 +1,108 @@
+"""Issue 12: the KHR output is the one the reference clients load, and it means what the input meant.
+
+Over every official fixture converted ``--to khr``: the document-level objects are always there, every
+material spells out its values and both combine modes, a joint sits on its moving side wherever the other
+side has no body (unless that swap would change the joint: listed below, and the validator's HINT-JOINT-SIDE
+names them), full linear locks are written per axis; the model read back equals the input's (modulo the
+equivalences of test_convert.normalised and the listed losses) and the simulation is the same within 1 mm
+at every half second over 2 s (60 Hz).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gltf_physics.dialects import read_scene
+from gltf_physics.model import MotionType, PhysicsScene
+from gltf_physics.validate import validate
+from test_convert import FIXTURES, assert_same_model, converted, doc_of, read
+
+KRB, KIS = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
+
+# Joints whose side A has no moving body and B has one, left as they are: the swap would change the
+# constraint (dialects/portable_joints.py). JointTypes gen0/gen1: per-axis ±0.25 m slabs with free rotation
+# (a box fixed in the world would become a box turning with the body); swing_and_slide: a soft slide along
+# x with the rotation about z free. Measured before the rule: 5–7 cm and 7.5 m apart after 2 s.
+NOT_SWAPPED = {
+    "KHR_physics_rigid_bodies/gen1-collision-shapes/JointTypes/JointTypes.gltf": 1,
+    "KHR_rigid_bodies/gen0-khr-rigid-bodies/JointTypes/JointTypes.gltf": 1,
+    "OMI_physics_joint/gen1-constraints/swing_and_slide.gltf": 1,
+    "OMI_physics_joint/gen2-physicsJoints/swing_and_slide.gltf": 1,
+}
+# Listed losses (code reported by the conversion): no explicit restitution mode keeps every pair (D-12).
+LOSSY = {f"KHR_physics_rigid_bodies/{gen}/Materials_Restitution/Materials_Restitution.gltf": "D-12"
+         for gen in ("gen1-collision-shapes", "gen3-implicit-shapes")}
+
+
+def _node_parts(gltf: dict) -> list[dict]:
+    return [n["extensions"][KRB] for n in gltf.get("nodes", []) if KRB in n.get("extensions", {})]
+
+
+@pytest.mark.parametrize("relative", FIXTURES)
+def test_khr_output_carries_the_document_objects(relative: str) -> None:
+    out, _ = converted(relative, "khr")
+    gltf, parts = out.json, _node_parts(out.json)
+    if not parts:
+        return  # nothing KHR to write (e.g. an OMI_seat-only file)
+    assert isinstance(gltf["extensions"][KRB], dict) and KRB in gltf["extensionsUsed"]
+    if any("collider" in p or "trigger" in p for p in parts):
+        assert len(gltf["extensions"][KIS]["shapes"]) >= 1 and KIS in gltf["extensionsUsed"]
+
+
+@pytest.mark.parametrize("relative", FIXTURES)
+def test_khr_materials_spell_out_every_value_and_mode(relative: str) -> None:
+    out, _ = converted(relative, "khr")
+    for m in out.json.get("extensions", {}).get(KRB, {}).get("physicsMaterials", []):
+        assert set(m) == {"staticFriction", "dynamicFriction", "restitution", "frictionCombine",
+                          "restitutionCombine"}
+
+
+def _moving(scene: PhysicsScene, body: int | None) -> bool:
+    b = scene.body(body) if body is not None else None
+    return b is not None and b.motion.type is not MotionType.STATIC
+
+
+@pytest.mark.parametrize("relative", FIXTURES)
+def test_khr_joints_sit_on_their_moving_side(relative: str) -> None:
+    out, _ = converted(relative, "khr")
+    scene = read_scene(out)
+    left = [j for j in scene.joints if not _moving(scene, j.body_a) and _moving(scene, j.body_b)]
+    assert len(left) == NOT_SWAPPED.get(relative, 0)
+    side = [m for m in validate(out).messages if m.code == "HINT-JOINT-SIDE"]
+    assert len(side) == len(left)  # the user is told, by the validator
+
+
+@pytest.mark.parametrize("relative", FIXTURES)
+def test_khr_full_linear_locks_are_per_axis(relative: str) -> None:
+    out, _ = converted(relative, "khr")
+    for settings in out.json.get("extensions", {}).get(KRB, {}).get("physicsJoints", []):
+        for lim in settings.get("limits", []):
+            if len(lim.get("linearAxes", [])) == 3 and lim.get("min") == 0 and lim.get("max") == 0:
+                # only a damped soft lock keeps one limit (per-axis damping would damp sideways motion too)
+                assert "stiffness" in lim and lim.get("damping", 0.0) > 0.0
+
+
+@pytest.mark.parametrize("relative", FIXTURES)
+def test_khr_output_reads_back_as_the_input_model(relative: str) -> None:
+    out, losses = converted(relative, "khr")
+    if relative in LOSSY:
+        assert LOSSY[relative] in {x["code"] for x in losses}
+        return
+    assert_same_model(read(doc_of(relative)), read(out))
+
+
+@pytest.mark.parametrize("relative", FIXTURES)
+def test_khr_output_simulates_the_same(relative: str) -> None:
+    from gltf_physics.sim.world import World
+
+    out, _ = converted(relative, "khr")
+    worlds = [World(read_scene(d), rate=60) for d in (doc_of(relative), out)]
+    nodes = [sorted(set(w.poses()[0].tolist())) for w in worlds]
+    assert nodes[0] == nodes[1]  # every body on the node it had
+    for _ in range(4):
+        for w in worlds:
+            w.run(0.5)
+        for node in nodes[0]:
+            a, b = (w.pose(node)[0] for w in worlds)
+            assert float(np.linalg.norm(a - b)) <= 1e-3, (node, a, b)
