@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from gltf_physics.dialects import read_scene
-from gltf_physics.model import MotionType, PhysicsScene
+from gltf_physics.dialects.combine_modes import explicit_modes
+from gltf_physics.model import Collider, CombineMode, MotionType, PhysicsMaterial, PhysicsScene, Sphere
 from gltf_physics.validate import validate
 from test_convert import FIXTURES, assert_same_model, converted, doc_of, read
 
@@ -106,3 +107,45 @@ def test_khr_output_simulates_the_same(relative: str) -> None:
         for node in nodes[0]:
             a, b = (w.pose(node)[0] for w in worlds)
             assert float(np.linalg.norm(a - b)) <= 1e-3, (node, a, b)
+
+
+@pytest.mark.parametrize("relative", FIXTURES)
+def test_omi_output_carries_the_document_object_and_every_mode(relative: str) -> None:
+    out, _ = converted(relative, "omi")
+    body = "OMI_physics_body"
+    if any(body in n.get("extensions", {}) for n in out.json.get("nodes", [])):
+        assert isinstance(out.json["extensions"][body], dict) and body in out.json["extensionsUsed"]
+    for m in out.json.get("extensions", {}).get(body, {}).get("physicsMaterials", []):
+        assert {"frictionCombine", "restitutionCombine"} <= set(m)
+
+
+# ------------------------------------------------------------------ explicit combine modes (D-12), by hand
+
+def _materials(*mats: PhysicsMaterial, with_default: bool) -> PhysicsScene:
+    colliders = [Collider(node=0, shape=Sphere(), material=i) for i in range(len(mats))]
+    if with_default:
+        colliders.append(Collider(node=0, shape=Sphere()))
+    return PhysicsScene(materials=list(mats), colliders=colliders)
+
+
+def test_an_absent_mode_becomes_the_mode_that_keeps_its_pairs_by_value() -> None:
+    # A (no mode, friction 0.6) met B's maximum (0.2) → 0.6, and the default (0.6, no mode) by average → 0.6:
+    # 'maximum' gives both (max(0.6, 0.6) = 0.6), 'average' would make A × B 0.4.
+    a = PhysicsMaterial(static_friction=0.6, dynamic_friction=0.6)
+    b = PhysicsMaterial(static_friction=0.2, dynamic_friction=0.2, friction_combine=CombineMode.MAXIMUM)
+    mats, broken = explicit_modes(_materials(a, b, with_default=True))
+    assert [m.friction_combine for m in mats] == [CombineMode.MAXIMUM, CombineMode.MAXIMUM]
+    assert [m.restitution_combine for m in mats] == [CombineMode.AVERAGE, CombineMode.AVERAGE]
+    assert broken == []
+
+
+def test_a_pair_no_mode_keeps_is_reported() -> None:
+    # A (no mode, 0.3) met B's minimum (0.8) → 0.3 and the default (0.6) by average → 0.45: 'average' breaks
+    # A × B (0.55), 'minimum' and 'multiply' break A × default (0.3, 0.18), 'maximum' A × default (0.6): the
+    # first of the least-breaking modes is written and its broken pair listed.
+    a = PhysicsMaterial(static_friction=0.3, dynamic_friction=0.3)
+    b = PhysicsMaterial(static_friction=0.8, dynamic_friction=0.8, friction_combine=CombineMode.MINIMUM)
+    mats, broken = explicit_modes(_materials(a, b, with_default=True))
+    assert mats[0].friction_combine == CombineMode.AVERAGE
+    assert [(x.material, x.other, x.kind, x.before, x.after) for x in broken] == [
+        (0, 1, "friction_combine", (0.3, 0.3), (0.55, 0.55))]
