@@ -328,10 +328,13 @@ OMI_KHR_OMI_LOSSY: dict[str, tuple[str, str]] = {}
 KHR_OMI_KHR_LOSSY: dict[str, tuple[str, str]] = {
     "KHR_physics_rigid_bodies/gen3-implicit-shapes/MotionProperties/MotionProperties.gltf":
         ("KRB-11", "mass 0 / inertia 0 (infinite) become kinematic / 1e9 kg·m² in OMI"),
-    **{f"KHR_physics_rigid_bodies/{path}": (
-        "D-14", "a joint whose only dynamic body is its connected side is swapped for OMI (JOINT-2); its "
-        "asymmetric ranges are negated, exact only where the two frames coincide")
-       for path in ("gen2-collision-shapes-mesh/JointTypes/JointTypes.gltf",)},
+    **{path: (
+        "D-14", "a joint whose only dynamic body is its connected side is swapped for OMI (JOINT-2): its ±0.25 m "
+        "slabs turn with the body instead of staying in the world (rotation free), so the swap is approximate")
+       for path in ("KHR_physics_rigid_bodies/gen1-collision-shapes/JointTypes/JointTypes.gltf",
+                    "KHR_rigid_bodies/gen0-khr-rigid-bodies/JointTypes/JointTypes.gltf")},
+    # gen2 JointTypes left this list: its swapped joints are hinges and sliders whose other rotations are
+    # hard-locked, where the swap is exact (dialects/portable_joints.py).
     # gen3 JointTypes left this list: the KHR writer already puts those joints on their dynamic side, where
     # the swap is exact (issue 12, dialects/portable_joints.py), so OMI needs no further swap.
 }
