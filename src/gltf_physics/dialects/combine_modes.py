@@ -35,6 +35,18 @@ class BrokenPair:
     after: tuple[float, ...]
 
 
+def loss_message(b: BrokenPair) -> str:
+    """The loss report's words for a pair no explicit mode keeps (code D-12, at the material's pointer)."""
+    key = "frictionCombine" if b.kind == KINDS[0] else "restitutionCombine"
+    other = "the default material" if b.other is None else f"material {b.other}"
+    return (f"no explicit {key} keeps every pair (an absent mode does not vote, D-12): against {other} the "
+            f"combined value becomes {_fmt(b.after)} instead of {_fmt(b.before)}")
+
+
+def _fmt(values: tuple[float, ...]) -> str:
+    return "/".join(f"{v:.6g}" for v in values)
+
+
 def pair_mode(a: CombineMode | None, b: CombineMode | None) -> CombineMode:
     """The mode a contact uses (D-12: absent does not vote; average when neither side gives one)."""
     for mode in PRECEDENCE:

@@ -40,7 +40,7 @@ from ..model import (
 )
 from . import portable_joints
 from .base import WriteContext, frame_node
-from .combine_modes import explicit_modes
+from .combine_modes import explicit_modes, loss_message
 from .joint_settings import settings_json, split_limits
 from .khr_joints import KHR
 from .khr_shapes import BODIES_EXT, IMPLICIT_SHAPES, shape_json
@@ -103,11 +103,7 @@ class _Writer:
         """The scene's materials with both modes explicit; pairs no mode keeps are listed (D-12)."""
         materials, broken = explicit_modes(self.scene)
         for b in broken:
-            kind = "frictionCombine" if b.kind == "friction_combine" else "restitutionCombine"
-            other = "the default material" if b.other is None else f"material {b.other}"
-            self.ctx.loss("D-12", self.scene.materials[b.material].pointer,
-                          f"no explicit {kind} keeps every pair: against {other} the combined value becomes "
-                          f"{_fmt(b.after)} instead of {_fmt(b.before)}")
+            self.ctx.loss("D-12", self.scene.materials[b.material].pointer, loss_message(b))
         return materials
 
     # -- node parts
@@ -313,10 +309,6 @@ def _material_json(m: PhysicsMaterial) -> dict[str, Any]:
     if m.restitution_combine is not None:
         out["restitutionCombine"] = m.restitution_combine.value
     return out
-
-
-def _fmt(values: tuple[float, ...]) -> str:
-    return "/".join(f"{v:.6g}" for v in values)
 
 
 def _filter_json(f: CollisionFilter) -> dict[str, Any]:

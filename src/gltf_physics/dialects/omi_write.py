@@ -38,7 +38,7 @@ from ..model import Box as BoxShape
 from ..model.mass import MassProperties, body_frame, body_mass_properties, document_mesh_source
 from . import omi_joint, omi_shape
 from .base import WriteContext
-from .combine_modes import explicit_modes
+from .combine_modes import explicit_modes, loss_message
 
 BODY_EXT = "OMI_physics_body"
 HUGE_INERTIA = 1.0e9
@@ -106,12 +106,7 @@ class _Writer:
         if self.ctx.scene.materials:
             materials, broken = explicit_modes(self.ctx.scene)
             for b in broken:
-                key = "frictionCombine" if b.kind == "friction_combine" else "restitutionCombine"
-                other = "the default material" if b.other is None else f"material {b.other}"
-                self.ctx.loss("D-12", self.ctx.scene.materials[b.material].pointer,
-                              f"no explicit {key} keeps every pair (the source's absent mode did not vote): "
-                              f"against {other} the combined value becomes {_fmt(b.after)} instead of "
-                              f"{_fmt(b.before)}")
+                self.ctx.loss("D-12", self.ctx.scene.materials[b.material].pointer, loss_message(b))
             doc["physicsMaterials"] = [self.material(m) for m in materials]
         if self.ctx.scene.filters:
             doc["collisionFilters"] = [_filter(f) for f in self.ctx.scene.filters]
@@ -257,10 +252,6 @@ class _Writer:
             out["shape"] = index
         self.ext(t.node)["trigger"] = out
         self.check_owner(t.node, t.body, t.pointer)
-
-
-def _fmt(values: tuple[float, ...]) -> str:
-    return "/".join(f"{v:.6g}" for v in values)
 
 
 def _filter(f: Any) -> dict[str, Any]:

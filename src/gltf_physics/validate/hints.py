@@ -18,7 +18,7 @@ import numpy as np
 from ..dialects.checks_base import Emit, is_legacy_body, joint_family
 from ..gltf.errors import GltfError
 from ..gltf.transforms import quat_to_matrix, world_matrices
-from ..model import Joint, JointLimit, MotionType, PhysicsScene
+from ..model import Box, Capsule, Cylinder, Joint, JointLimit, MeshShape, MotionType, PhysicsScene, Sphere
 from ..model.mass import (
     MassProperties,
     PlacedShape,
@@ -34,6 +34,8 @@ from .rules import Rule, Severity
 W, INF = Severity.WARNING, Severity.INFO
 SAG_LIMIT = 0.1  # m: a spring that lets its load hang further than this is not holding it
 GROUND_REACH = 1000.0  # m: how far below a wheel the ground may be (the car falls onto it)
+MAX_OVERLAPS = 50  # start overlaps reported per file: past that the file is broken wholesale, and each exact
+# test costs milliseconds (a scene of thousands of interpenetrating bodies would take seconds per thousand)
 
 HINTS: dict[str, Rule] = {
     "HINT-SAG": Rule(W, "A soft joint limit or drive is too weak to hold its body against gravity: the "
@@ -78,6 +80,7 @@ class _Context:
     by_body: dict[int | None, list[int]] = field(init=False)
     _placed: dict[tuple[str, int], PlacedShape | None] = field(default_factory=dict)
     _mass: dict[int, MassProperties | None] = field(default_factory=dict)
+    _bounds: tuple[np.ndarray, np.ndarray] | None = None
 
     def __post_init__(self) -> None:
         self.world = world_matrices(self.gltf)
@@ -102,6 +105,14 @@ class _Context:
                 p = None  # mesh data the container reports elsewhere
             self._placed[key] = p if p is not None and overlap.finite(p) else None
         return self._placed[key]
+
+    def bounds(self, colliders: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(lo, hi) world bounding boxes (n, 3) of the listed colliders at t = 0 (all computed once, in
+        NumPy for the implicit shapes); unbounded for planes and unplaceable shapes."""
+        if self._bounds is None:
+            self._bounds = _all_bounds(self)
+        index = np.asarray(colliders, dtype=np.int64)
+        return self._bounds[0][index], self._bounds[1][index]
 
     def mass(self, node: int) -> MassProperties | None:
         if node not in self._mass:
@@ -209,6 +220,52 @@ def _carried_mass(ctx: _Context) -> dict[int, float]:
     return out
 
 
+def _all_bounds(ctx: _Context) -> tuple[np.ndarray, np.ndarray]:
+    """World boxes of every collider: |L|·(local half box) about the node origin for boxes, capsules and
+    cylinders (L the node's world 3×3, scale included), the rows' lengths × r for spheres (the ellipsoid's
+    box); mesh shapes from their placed points; planes unbounded."""
+    n = len(ctx.scene.colliders)
+    lo, hi = np.full((n, 3), -np.inf), np.full((n, 3), np.inf)
+    rows: list[int] = []
+    halves: list[tuple[float, float, float]] = []
+    spheres: list[int] = []
+    radii: list[float] = []
+    for k, c in enumerate(ctx.scene.colliders):
+        shape = c.shape
+        if isinstance(shape, Box):
+            rows.append(k)
+            halves.append(tuple(v / 2 for v in shape.size))  # type: ignore[arg-type]
+        elif isinstance(shape, Sphere):
+            spheres.append(k)
+            radii.append(shape.radius)
+        elif isinstance(shape, (Capsule, Cylinder)):
+            r = max(shape.radius_bottom, shape.radius_top)
+            rows.append(k)
+            halves.append((r, shape.height / 2 + (r if isinstance(shape, Capsule) else 0.0), r))
+        elif isinstance(shape, MeshShape) and (p := ctx.placed("c", k)) is not None:
+            lo[k], hi[k] = overlap.bounds(p)  # type: ignore[misc]
+    world = np.asarray(ctx.world)
+    nodes = np.asarray([c.node for c in ctx.scene.colliders], dtype=np.int64)
+    if rows:
+        m = world[nodes[rows]]
+        ext = np.einsum("kij,kj->ki", np.abs(m[:, :3, :3]), np.asarray(halves, dtype=float))
+        lo[rows], hi[rows] = m[:, :3, 3] - ext, m[:, :3, 3] + ext
+    if spheres:
+        m = world[nodes[spheres]]
+        ext = np.linalg.norm(m[:, :3, :3], axis=2) * np.asarray(radii, dtype=float)[:, None]
+        lo[spheres], hi[spheres] = m[:, :3, 3] - ext, m[:, :3, 3] + ext
+    bad = ~(np.isfinite(lo).all(axis=1) | np.isinf(lo).all(axis=1)) | np.isnan(hi).any(axis=1)
+    lo[bad], hi[bad] = -np.inf, np.inf  # NaN transforms: unbounded (the exact test rejects them)
+    return lo, hi
+
+
+def _near(lo: np.ndarray, hi: np.ndarray, box: tuple[np.ndarray, np.ndarray] | None, depth: float) -> np.ndarray:
+    """Indices whose boxes overlap ``box`` by more than ``depth`` on every axis (a deeper overlap needs it)."""
+    if box is None:
+        return np.arange(len(lo))
+    return np.flatnonzero(np.all(hi - box[0] > depth, axis=1) & np.all(box[1] - lo > depth, axis=1))
+
+
 # ---------------------------------------------------------------------------------- HINT-NO-COLLIDER
 
 
@@ -224,24 +281,96 @@ def _no_collider(ctx: _Context) -> None:
 # -------------------------------------------------------------------- HINT-START-OVERLAP / TRIGGER
 
 
-def _static_colliders(ctx: _Context) -> list[int]:
-    return [k for k, c in enumerate(ctx.scene.colliders) if ctx.static(c.body)]
+@dataclass
+class _Statics:
+    """Static colliders (indices into scene.colliders) and their world boxes, gathered once per check, with a
+    sweep along x: boxes sorted by their lower x, so a query only looks at the window that can reach it; the
+    few boxes much wider than the rest (floors, planes) are always looked at."""
+
+    index: list[int]
+    lo: np.ndarray
+    hi: np.ndarray
+    order: np.ndarray = field(init=False)
+    lo_x: np.ndarray = field(init=False)
+    reach: float = field(init=False)
+    wide: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        width = self.hi[:, 0] - self.lo[:, 0]
+        finite = np.isfinite(width)
+        limit = 8.0 * float(np.median(width[finite])) if finite.any() else 0.0
+        small = finite & (width <= limit)
+        self.wide = np.flatnonzero(~small)
+        self.order = np.flatnonzero(small)[np.argsort(self.lo[small, 0], kind="stable")]
+        self.lo_x = self.lo[self.order, 0]
+        self.reach = float(width[small].max()) if small.any() else 0.0
+
+    def pairs(self, lo: np.ndarray, hi: np.ndarray, depth: float) -> tuple[np.ndarray, np.ndarray]:
+        """Every (query row, position) whose boxes overlap by more than ``depth``, for (n, 3) query boxes
+        at once (all finite): the sweep windows and the wide boxes, tested in one NumPy pass, by row."""
+        first = np.searchsorted(self.lo_x, lo[:, 0] - self.reach, side="left")
+        last = np.searchsorted(self.lo_x, hi[:, 0] - depth, side="left")
+        counts = np.maximum(last - first, 0)
+        rows = np.repeat(np.arange(len(lo)), counts)
+        starts = np.repeat(first - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+        cols = self.order[np.arange(len(rows)) + starts] if len(rows) else np.zeros(0, dtype=np.int64)
+        if len(self.wide):
+            rows = np.concatenate([rows, np.repeat(np.arange(len(lo)), len(self.wide))])
+            cols = np.concatenate([cols, np.tile(self.wide, len(lo))])
+        keep = np.all(self.hi[cols] - lo[rows] > depth, axis=1) & np.all(hi[rows] - self.lo[cols] > depth, axis=1)
+        rows, cols = rows[keep], cols[keep]
+        sort = np.lexsort((cols, rows))
+        return rows[sort], cols[sort]
+
+    def near(self, box: tuple[np.ndarray, np.ndarray] | None, depth: float) -> np.ndarray:
+        """Positions (into ``index``) whose boxes overlap ``box`` by more than ``depth`` on every axis."""
+        if box is None:
+            return np.arange(len(self.index))
+        first = np.searchsorted(self.lo_x, box[0][0] - self.reach, side="left")
+        last = np.searchsorted(self.lo_x, box[1][0] - depth, side="left")
+        window = np.concatenate([self.order[first:last], self.wide])
+        return window[_near(self.lo[window], self.hi[window], box, depth)]
+
+
+def _static_colliders(ctx: _Context, exclude_body: int | None = None) -> _Statics:
+    index = [k for k, c in enumerate(ctx.scene.colliders)
+             if ctx.static(c.body) and (exclude_body is None or c.body != exclude_body)]
+    lo, hi = ctx.bounds(index)
+    return _Statics(index, lo, hi)
 
 
 def _start_overlap(ctx: _Context) -> None:
     statics = _static_colliders(ctx)
-    if not statics:
+    if not statics.index:
         return
     tied = _tied_to_anchor(ctx)
-    for k, c in enumerate(ctx.scene.colliders):
-        if not ctx.dynamic(c.body) or c.body in tied:
+    moving = [k for k, c in enumerate(ctx.scene.colliders) if ctx.dynamic(c.body) and c.body not in tied]
+    if not moving:
+        return
+    lo, hi = ctx.bounds(moving)
+    bounded = np.isfinite(lo).all(axis=1) & np.isfinite(hi).all(axis=1)
+    rows, cols = statics.pairs(lo[bounded], hi[bounded], overlap.DEPTH)
+    candidates: dict[int, list[int]] = {}
+    for r, col in zip(np.flatnonzero(bounded)[rows].tolist(), cols.tolist(), strict=True):
+        candidates.setdefault(r, []).append(col)
+    for r in np.flatnonzero(~bounded).tolist():  # planes, unplaceable shapes: every static is a candidate
+        candidates[r] = statics.near(None, overlap.DEPTH).tolist()
+    found = 0
+    for r in sorted(candidates):
+        k = moving[r]
+        c = ctx.scene.colliders[k]
+        hit = _hit(ctx, ctx.placed("c", k), c.filter, statics, candidates[r])
+        if hit is None:
             continue
-        hit = _first_overlap(ctx, ctx.placed("c", k), c.filter, statics)
-        if hit is not None:
-            other = ctx.scene.colliders[hit]
-            ctx.emit("HINT-START-OVERLAP", c.pointer or f"/nodes/{c.node}",
-                     f"collider on node {c.node} (body {c.body}) starts inside the static collider on node "
-                     f"{other.node}: the solver pushes it out at the first step; move it clear")
+        found += 1
+        other = ctx.scene.colliders[hit]
+        more = f" (the first {MAX_OVERLAPS} are reported; later colliders are not checked)" \
+            if found == MAX_OVERLAPS else ""
+        ctx.emit("HINT-START-OVERLAP", c.pointer or f"/nodes/{c.node}",
+                 f"collider on node {c.node} (body {c.body}) starts inside the static collider on node "
+                 f"{other.node}: the solver pushes it out at the first step; move it clear{more}")
+        if found == MAX_OVERLAPS:
+            return
 
 
 def _tied_to_anchor(ctx: _Context) -> set[int]:
@@ -262,21 +391,35 @@ def _trigger_overlap(ctx: _Context) -> None:
     volumes = {f.node for f in ctx.scene.gravity_fields}  # gravity volumes contain their planets on purpose
     volumes |= {n for t in ctx.scene.triggers if t.node in volumes for n in t.nodes or ()}
     for k, t in enumerate(ctx.scene.triggers):
-        if t.shape is None or t.node in volumes or not statics:
+        if t.shape is None or t.node in volumes or not statics.index:
             continue
         # A static body's own trigger around its own collider is a designed entry zone, not an accident.
-        others = [c for c in statics if t.body is None or ctx.scene.colliders[c].body != t.body]
-        hit = _first_overlap(ctx, ctx.placed("t", k), t.filter, others)
+        others = statics if t.body is None else _static_colliders(ctx, exclude_body=t.body)
+        shape = ctx.placed("t", k)
+        hit = _first_overlap(ctx, lambda shape=shape: shape, t.filter, others,
+                             overlap.bounds(shape) if shape is not None else None)
         if hit is not None:
             other = ctx.scene.colliders[hit]
             ctx.emit("HINT-TRIGGER-STATIC", t.pointer or f"/nodes/{t.node}",
                      f"trigger on node {t.node} overlaps the static collider on node {other.node} at t = 0")
 
 
-def _first_overlap(ctx: _Context, shape: PlacedShape | None, filt: int | None, statics: list[int]) -> int | None:
+def _first_overlap(ctx: _Context, shape_of: Callable[[], PlacedShape | None], filt: int | None,
+                   statics: _Statics, box: tuple[np.ndarray, np.ndarray] | None) -> int | None:
+    """The first of ``statics`` that the shape overlaps. Bounding boxes first (``box``: the shape's, None =
+    unbounded), in one NumPy pass, so a big scene costs one vectorised test per shape; the shape is placed
+    and tested exactly only against the few near it."""
+    near = np.sort(statics.near(box, overlap.DEPTH))  # in collider order: the first hit is the same always
+    return _hit(ctx, shape_of() if len(near) else None, filt, statics, near.tolist())
+
+
+def _hit(ctx: _Context, shape: PlacedShape | None, filt: int | None, statics: _Statics,
+         positions: list[int]) -> int | None:
+    """The first static collider (at ``positions`` of ``statics``) the placed shape overlaps exactly."""
     if shape is None:
         return None
-    for k in statics:
+    for i in positions:
+        k = statics.index[i]
         other = ctx.placed("c", k)
         if other is None or not _collide(ctx, filt, ctx.scene.colliders[k].filter):
             continue
@@ -318,7 +461,12 @@ def _no_ground(ctx: _Context) -> None:
 
 def _ground_below(ctx: _Context, start: np.ndarray, down: np.ndarray, colliders: list[int]) -> bool:
     ray = overlap.segment(start, start + GROUND_REACH * down)
-    return any((p := ctx.placed("c", k)) is not None and overlap.overlap(ray, p, depth=0.0) for k in colliders)
+    if not colliders:
+        return False
+    lo, hi = ctx.bounds(colliders)
+    near = _near(lo, hi, overlap.bounds(ray), -1e-9)
+    return any((p := ctx.placed("c", colliders[int(i)])) is not None and overlap.overlap(ray, p, depth=0.0)
+               for i in near)
 
 
 # ---------------------------------------------------------------------------------- HINT-JOINT-SIDE
