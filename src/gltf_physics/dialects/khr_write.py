@@ -67,6 +67,7 @@ class _Writer:
         self.joint_settings: list[dict[str, Any]] = []
         self.joint_index: dict[tuple[Any, Any], int] = {}
         self.geometries = 0  # colliders and triggers written with a geometry
+        self.moving = portable_joints.moving_bodies(ctx.scene)
 
     def run(self) -> None:
         s = self.scene
@@ -219,7 +220,7 @@ class _Writer:
         """Side A without a moving body and side B with one: written from side B when that is the same
         constraint (``portable_joints``); otherwise as it is — the meaning comes first, and the validator's
         HINT-JOINT-SIDE tells the user the Babylon loader cannot build it."""
-        if portable_joints.needs_swap(self.scene, j) and portable_joints.swap_is_exact(j):
+        if portable_joints.needs_swap(self.moving, j) and portable_joints.swap_is_exact(j):
             return portable_joints.swapped(j)
         return j
 

@@ -32,15 +32,14 @@ from ..model import Joint, JointDrive, JointLimit, MotionType, PhysicsScene
 ALL = frozenset((0, 1, 2))
 
 
-def moving(scene: PhysicsScene, body: int | None) -> bool:
-    """Whether ``body`` names a dynamic or kinematic body (a static motion is written as no motion)."""
-    b = scene.body(body) if body is not None else None
-    return b is not None and b.motion.type is not MotionType.STATIC
+def moving_bodies(scene: PhysicsScene) -> frozenset[int]:
+    """Nodes of the dynamic and kinematic bodies (a static motion is written as no motion)."""
+    return frozenset(b.node for b in scene.bodies if b.motion.type is not MotionType.STATIC)
 
 
-def needs_swap(scene: PhysicsScene, j: Joint) -> bool:
-    """Side A has no moving body and side B has one."""
-    return not moving(scene, j.body_a) and moving(scene, j.body_b)
+def needs_swap(moving: frozenset[int], j: Joint) -> bool:
+    """Side A has no moving body and side B has one (``moving``: :func:`moving_bodies`)."""
+    return j.body_a not in moving and j.body_b in moving
 
 
 def hard_locked_rotations(limits: tuple[JointLimit, ...]) -> frozenset[int]:

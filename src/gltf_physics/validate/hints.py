@@ -64,6 +64,8 @@ def hints_markdown() -> str:
 
 def check(scene: PhysicsScene, gltf: dict[str, Any], emit: Emit) -> None:
     """Run every hint over the scene (messages carry the HINT table's severities)."""
+    if not (scene.bodies or scene.colliders or scene.triggers):
+        return  # nothing that moves or touches: nothing to hint (and no world matrices to compute)
     ctx = _Context(scene, gltf, lambda code, ptr, msg: emit(code, ptr, msg, int(HINTS[code].severity)))
     with np.errstate(all="ignore"):
         for step in _STEPS:
@@ -72,19 +74,25 @@ def check(scene: PhysicsScene, gltf: dict[str, Any], emit: Emit) -> None:
 
 @dataclass
 class _Context:
+    """The scene at t = 0 with what several hints share: world matrices, bodies by node, placed shapes,
+    world boxes and masses (each computed once, on first use)."""
+
     scene: PhysicsScene
     gltf: dict[str, Any]
     emit: Callable[[str, str, str], None]
     world: list[np.ndarray] = field(init=False)
     kinds: dict[int, MotionType] = field(init=False)
     by_body: dict[int | None, list[int]] = field(init=False)
+    bodies: dict[int, Any] = field(init=False)
+    source: Any = field(init=False)
     _placed: dict[tuple[str, int], PlacedShape | None] = field(default_factory=dict)
     _mass: dict[int, MassProperties | None] = field(default_factory=dict)
     _bounds: tuple[np.ndarray, np.ndarray] | None = None
 
     def __post_init__(self) -> None:
         self.world = world_matrices(self.gltf)
-        self.kinds = {b.node: b.motion.type for b in self.scene.bodies}
+        self.bodies = {b.node: b for b in self.scene.bodies}
+        self.kinds = {node: b.motion.type for node, b in self.bodies.items()}
         self.by_body = colliders_by_body(self.scene)
         self.source = document_mesh_source(self.scene.document) if self.scene.document is not None else None
 
@@ -116,7 +124,7 @@ class _Context:
 
     def mass(self, node: int) -> MassProperties | None:
         if node not in self._mass:
-            body = self.scene.body(node)
+            body = self.bodies.get(node)
             try:
                 mp = body_mass_properties(self.scene, body, 1000.0, self.source, world=self.world,
                                           colliders=self.by_body.get(node, [])) if body else None
@@ -127,7 +135,7 @@ class _Context:
 
     def gravity(self, node: int) -> np.ndarray:
         g = self.scene.world_gravity.vector if self.scene.world_gravity is not None else (0.0, -9.81, 0.0)
-        body = self.scene.body(node)
+        body = self.bodies.get(node)
         return np.asarray(g, dtype=float) * (body.motion.gravity_factor if body else 1.0)
 
     def rotation(self, body: int | None) -> np.ndarray:
