@@ -10,12 +10,28 @@ at every half second over 2 s (60 Hz).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from gltf_physics.dialects import read_scene
 from gltf_physics.dialects.combine_modes import explicit_modes
-from gltf_physics.model import Collider, CombineMode, MotionType, PhysicsMaterial, PhysicsScene, Sphere
+from gltf_physics.dialects.portable_joints import swap_is_exact, swapped
+from gltf_physics.model import (
+    Collider,
+    CombineMode,
+    DriveMode,
+    DriveType,
+    Joint,
+    JointDrive,
+    JointLimit,
+    MotionType,
+    PhysicsMaterial,
+    PhysicsScene,
+    Pose,
+    Sphere,
+)
 from gltf_physics.validate import validate
 from test_convert import FIXTURES, assert_same_model, converted, doc_of, read
 
@@ -149,3 +165,45 @@ def test_a_pair_no_mode_keeps_is_reported() -> None:
     assert mats[0].friction_combine == CombineMode.AVERAGE
     assert [(x.material, x.other, x.kind, x.before, x.after) for x in broken] == [
         (0, 1, "friction_combine", (0.3, 0.3), (0.55, 0.55))]
+
+
+# ------------------------------------------------------------------ the swap's exactness (portable_joints)
+
+LOCK = 0.0
+
+
+def _lim(lin: tuple[int, ...] = (), ang: tuple[int, ...] = (), lo: float = LOCK, hi: float = LOCK,
+         k: float = math.inf) -> JointLimit:
+    return JointLimit(linear_axes=lin, angular_axes=ang, min=lo, max=hi, stiffness=k)
+
+
+PIN = (_lim(lin=(0, 1, 2)),)
+HINGE_Z = (*PIN, _lim(ang=(0, 1)))
+
+
+@pytest.mark.parametrize(("limits", "exact"), [
+    (PIN, True),  # distance to a point: symmetric
+    ((*PIN, _lim(ang=(0, 1), lo=0.0, hi=0.5)), True),  # a cone: symmetric, range kept
+    ((*HINGE_Z, _lim(ang=(2,), lo=-0.2, hi=1.0)), True),  # hinge: twist about z negates exactly
+    ((_lim(ang=(0, 1, 2)), _lim(lin=(1, 2)), _lim(lin=(0,), lo=0.0, hi=1.5)), True),  # slider, rotation locked
+    ((_lim(lin=(0,), lo=-0.25, hi=0.25),), False),  # a slab on a free-turning body: turns with the body
+    ((_lim(lin=(1, 2)), _lim(ang=(0, 1), k=0.5), _lim(lin=(0,), lo=-0.25, hi=1.75)), False),  # swing_and_slide
+    ((_lim(lin=(0, 1, 2), k=0.3), _lim(ang=(0, 1), k=0.3)), True),  # pendulum_balls: soft, symmetric metrics
+])
+def test_swap_is_exact_only_where_the_constraint_is_the_same(limits: tuple[JointLimit, ...], exact: bool) -> None:
+    joint = Joint(None, Pose(), 1, Pose(), limits=limits)
+    assert swap_is_exact(joint) is exact
+
+
+def test_swapped_negates_one_axis_ranges_and_targets_only() -> None:
+    drive = JointDrive(DriveType.ANGULAR, DriveMode.FORCE, 2, position_target=0.5, velocity_target=-1.0,
+                       stiffness=1.0)
+    joint = Joint(None, Pose((0.0, 1.0, 0.0)), 1, Pose(), limits=(*HINGE_Z, _lim(ang=(2,), lo=-0.2, hi=1.0),
+                                                                     _lim(ang=(0, 1), lo=0.0, hi=0.5)),
+                  drives=(drive,), node=7, connected_node=8)
+    s = swapped(joint)
+    assert (s.body_a, s.frame_a, s.body_b, s.frame_b, s.node, s.connected_node) == (
+        1, Pose(), None, Pose((0.0, 1.0, 0.0)), 8, 7)
+    assert [(lim.min, lim.max) for lim in s.limits] == [(0.0, 0.0), (0.0, 0.0), (-1.0, 0.2), (0.0, 0.5)]
+    assert str(s.limits[0].min) == "0.0"  # never a -0.0 in the written JSON
+    assert (s.drives[0].position_target, s.drives[0].velocity_target) == (-0.5, 1.0)
