@@ -18,7 +18,7 @@ import numpy as np
 from ..dialects.checks_base import Emit, is_legacy_body, joint_family
 from ..gltf.errors import GltfError
 from ..gltf.transforms import quat_to_matrix, world_matrices
-from ..model import Box, Capsule, Cylinder, Joint, JointLimit, MeshShape, MotionType, PhysicsScene, Sphere
+from ..model import Joint, JointLimit, MotionType, PhysicsScene
 from ..model.mass import (
     MassProperties,
     PlacedShape,
@@ -28,7 +28,7 @@ from ..model.mass import (
     document_mesh_source,
     place_shape,
 )
-from . import overlap
+from . import broadphase, overlap
 from .rules import Rule, Severity
 
 W, INF = Severity.WARNING, Severity.INFO
@@ -118,7 +118,7 @@ class _Context:
         """(lo, hi) world bounding boxes (n, 3) of the listed colliders at t = 0 (all computed once, in
         NumPy for the implicit shapes); unbounded for planes and unplaceable shapes."""
         if self._bounds is None:
-            self._bounds = _all_bounds(self)
+            self._bounds = broadphase.collider_boxes(self.scene, self.world, lambda k: self.placed("c", k))
         index = np.asarray(colliders, dtype=np.int64)
         return self._bounds[0][index], self._bounds[1][index]
 
@@ -228,52 +228,6 @@ def _carried_mass(ctx: _Context) -> dict[int, float]:
     return out
 
 
-def _all_bounds(ctx: _Context) -> tuple[np.ndarray, np.ndarray]:
-    """World boxes of every collider: |L|·(local half box) about the node origin for boxes, capsules and
-    cylinders (L the node's world 3×3, scale included), the rows' lengths × r for spheres (the ellipsoid's
-    box); mesh shapes from their placed points; planes unbounded."""
-    n = len(ctx.scene.colliders)
-    lo, hi = np.full((n, 3), -np.inf), np.full((n, 3), np.inf)
-    rows: list[int] = []
-    halves: list[tuple[float, float, float]] = []
-    spheres: list[int] = []
-    radii: list[float] = []
-    for k, c in enumerate(ctx.scene.colliders):
-        shape = c.shape
-        if isinstance(shape, Box):
-            rows.append(k)
-            halves.append(tuple(v / 2 for v in shape.size))  # type: ignore[arg-type]
-        elif isinstance(shape, Sphere):
-            spheres.append(k)
-            radii.append(shape.radius)
-        elif isinstance(shape, (Capsule, Cylinder)):
-            r = max(shape.radius_bottom, shape.radius_top)
-            rows.append(k)
-            halves.append((r, shape.height / 2 + (r if isinstance(shape, Capsule) else 0.0), r))
-        elif isinstance(shape, MeshShape) and (p := ctx.placed("c", k)) is not None:
-            lo[k], hi[k] = overlap.bounds(p)  # type: ignore[misc]
-    world = np.asarray(ctx.world)
-    nodes = np.asarray([c.node for c in ctx.scene.colliders], dtype=np.int64)
-    if rows:
-        m = world[nodes[rows]]
-        ext = np.einsum("kij,kj->ki", np.abs(m[:, :3, :3]), np.asarray(halves, dtype=float))
-        lo[rows], hi[rows] = m[:, :3, 3] - ext, m[:, :3, 3] + ext
-    if spheres:
-        m = world[nodes[spheres]]
-        ext = np.linalg.norm(m[:, :3, :3], axis=2) * np.asarray(radii, dtype=float)[:, None]
-        lo[spheres], hi[spheres] = m[:, :3, 3] - ext, m[:, :3, 3] + ext
-    bad = ~(np.isfinite(lo).all(axis=1) | np.isinf(lo).all(axis=1)) | np.isnan(hi).any(axis=1)
-    lo[bad], hi[bad] = -np.inf, np.inf  # NaN transforms: unbounded (the exact test rejects them)
-    return lo, hi
-
-
-def _near(lo: np.ndarray, hi: np.ndarray, box: tuple[np.ndarray, np.ndarray] | None, depth: float) -> np.ndarray:
-    """Indices whose boxes overlap ``box`` by more than ``depth`` on every axis (a deeper overlap needs it)."""
-    if box is None:
-        return np.arange(len(lo))
-    return np.flatnonzero(np.all(hi - box[0] > depth, axis=1) & np.all(box[1] - lo > depth, axis=1))
-
-
 # ---------------------------------------------------------------------------------- HINT-NO-COLLIDER
 
 
@@ -289,62 +243,11 @@ def _no_collider(ctx: _Context) -> None:
 # -------------------------------------------------------------------- HINT-START-OVERLAP / TRIGGER
 
 
-@dataclass
-class _Statics:
-    """Static colliders (indices into scene.colliders) and their world boxes, gathered once per check, with a
-    sweep along x: boxes sorted by their lower x, so a query only looks at the window that can reach it; the
-    few boxes much wider than the rest (floors, planes) are always looked at."""
-
-    index: list[int]
-    lo: np.ndarray
-    hi: np.ndarray
-    order: np.ndarray = field(init=False)
-    lo_x: np.ndarray = field(init=False)
-    reach: float = field(init=False)
-    wide: np.ndarray = field(init=False)
-
-    def __post_init__(self) -> None:
-        width = self.hi[:, 0] - self.lo[:, 0]
-        finite = np.isfinite(width)
-        limit = 8.0 * float(np.median(width[finite])) if finite.any() else 0.0
-        small = finite & (width <= limit)
-        self.wide = np.flatnonzero(~small)
-        self.order = np.flatnonzero(small)[np.argsort(self.lo[small, 0], kind="stable")]
-        self.lo_x = self.lo[self.order, 0]
-        self.reach = float(width[small].max()) if small.any() else 0.0
-
-    def pairs(self, lo: np.ndarray, hi: np.ndarray, depth: float) -> tuple[np.ndarray, np.ndarray]:
-        """Every (query row, position) whose boxes overlap by more than ``depth``, for (n, 3) query boxes
-        at once (all finite): the sweep windows and the wide boxes, tested in one NumPy pass, by row."""
-        first = np.searchsorted(self.lo_x, lo[:, 0] - self.reach, side="left")
-        last = np.searchsorted(self.lo_x, hi[:, 0] - depth, side="left")
-        counts = np.maximum(last - first, 0)
-        rows = np.repeat(np.arange(len(lo)), counts)
-        starts = np.repeat(first - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-        cols = self.order[np.arange(len(rows)) + starts] if len(rows) else np.zeros(0, dtype=np.int64)
-        if len(self.wide):
-            rows = np.concatenate([rows, np.repeat(np.arange(len(lo)), len(self.wide))])
-            cols = np.concatenate([cols, np.tile(self.wide, len(lo))])
-        keep = np.all(self.hi[cols] - lo[rows] > depth, axis=1) & np.all(hi[rows] - self.lo[cols] > depth, axis=1)
-        rows, cols = rows[keep], cols[keep]
-        sort = np.lexsort((cols, rows))
-        return rows[sort], cols[sort]
-
-    def near(self, box: tuple[np.ndarray, np.ndarray] | None, depth: float) -> np.ndarray:
-        """Positions (into ``index``) whose boxes overlap ``box`` by more than ``depth`` on every axis."""
-        if box is None:
-            return np.arange(len(self.index))
-        first = np.searchsorted(self.lo_x, box[0][0] - self.reach, side="left")
-        last = np.searchsorted(self.lo_x, box[1][0] - depth, side="left")
-        window = np.concatenate([self.order[first:last], self.wide])
-        return window[_near(self.lo[window], self.hi[window], box, depth)]
-
-
-def _static_colliders(ctx: _Context, exclude_body: int | None = None) -> _Statics:
+def _static_colliders(ctx: _Context, exclude_body: int | None = None) -> broadphase.Sweep:
     index = [k for k, c in enumerate(ctx.scene.colliders)
              if ctx.static(c.body) and (exclude_body is None or c.body != exclude_body)]
     lo, hi = ctx.bounds(index)
-    return _Statics(index, lo, hi)
+    return broadphase.Sweep(index, lo, hi)
 
 
 def _start_overlap(ctx: _Context) -> None:
@@ -413,7 +316,7 @@ def _trigger_overlap(ctx: _Context) -> None:
 
 
 def _first_overlap(ctx: _Context, shape_of: Callable[[], PlacedShape | None], filt: int | None,
-                   statics: _Statics, box: tuple[np.ndarray, np.ndarray] | None) -> int | None:
+                   statics: broadphase.Sweep, box: tuple[np.ndarray, np.ndarray] | None) -> int | None:
     """The first of ``statics`` that the shape overlaps. Bounding boxes first (``box``: the shape's, None =
     unbounded), in one NumPy pass, so a big scene costs one vectorised test per shape; the shape is placed
     and tested exactly only against the few near it."""
@@ -421,7 +324,7 @@ def _first_overlap(ctx: _Context, shape_of: Callable[[], PlacedShape | None], fi
     return _hit(ctx, shape_of() if len(near) else None, filt, statics, near.tolist())
 
 
-def _hit(ctx: _Context, shape: PlacedShape | None, filt: int | None, statics: _Statics,
+def _hit(ctx: _Context, shape: PlacedShape | None, filt: int | None, statics: broadphase.Sweep,
          positions: list[int]) -> int | None:
     """The first static collider (at ``positions`` of ``statics``) the placed shape overlaps exactly."""
     if shape is None:
@@ -472,7 +375,7 @@ def _ground_below(ctx: _Context, start: np.ndarray, down: np.ndarray, colliders:
     if not colliders:
         return False
     lo, hi = ctx.bounds(colliders)
-    near = _near(lo, hi, overlap.bounds(ray), -1e-9)
+    near = broadphase.near(lo, hi, overlap.bounds(ray), -1e-9)
     return any((p := ctx.placed("c", colliders[int(i)])) is not None and overlap.overlap(ray, p, depth=0.0)
                for i in near)
 
