@@ -161,9 +161,11 @@ def _sag(ctx: _Context) -> None:
         for k, d in enumerate(j.drives):
             if d.type.value != "linear" or d.position_target is None or d.stiffness < 0 or not 0 <= d.axis <= 2:
                 continue
-            stiffness = d.stiffness * (mass if d.mode.value == "acceleration" else 1.0)
+            accel = d.mode.value == "acceleration"  # force = stiffness · mass · x (DIGEST §11 "Drives")
             load = mass * abs(float(g @ axes[:, d.axis]))
-            _report_sag(ctx, j, d.pointer or f"{j.pointer}/drives/{k}", "drive", stiffness, mass, load)
+            what = "drive (acceleration mode: force = stiffness·m·x)" if accel else "drive"
+            _report_sag(ctx, j, d.pointer or f"{j.pointer}/drives/{k}", what, d.stiffness,
+                        mass if accel else 1.0, mass, load)
 
 
 def _limit_sag(ctx: _Context, j: Joint, k: int, lim: JointLimit, mass: float, g: np.ndarray,
@@ -178,17 +180,19 @@ def _limit_sag(ctx: _Context, j: Joint, k: int, lim: JointLimit, mass: float, g:
     else:
         free = axes[:, 3 - sum(listed)]  # distance to the line along the unlisted axis
         along = float(np.linalg.norm(g - (g @ free) * free))
-    _report_sag(ctx, j, lim.pointer or f"{j.pointer}/limits/{k}", "limit", lim.stiffness, mass, mass * along)
+    _report_sag(ctx, j, lim.pointer or f"{j.pointer}/limits/{k}", "limit", lim.stiffness, 1.0, mass,
+                mass * along)
 
 
-def _report_sag(ctx: _Context, j: Joint, pointer: str, what: str, stiffness: float, mass: float,
+def _report_sag(ctx: _Context, j: Joint, pointer: str, what: str, stiffness: float, scale: float, mass: float,
                 load: float) -> None:
+    """``load``: the weight along the spring (N); the spring's force per metre is ``stiffness · scale``."""
     if load <= 0.0:
         return
-    sag = math.inf if stiffness <= 0.0 else load / stiffness
+    sag = math.inf if stiffness * scale <= 0.0 else load / (stiffness * scale)
     if sag <= SAG_LIMIT:
         return
-    needed = load / SAG_LIMIT
+    needed = load / SAG_LIMIT / scale
     ctx.emit("HINT-SAG", pointer,
              f"joint on node {j.node}: soft {what} of stiffness {stiffness:.6g} carries {mass:.6g} kg against "
              "gravity: it sags "
