@@ -80,7 +80,6 @@ class _Context:
     scene: PhysicsScene
     gltf: dict[str, Any]
     emit: Callable[[str, str, str], None]
-    world: list[np.ndarray] = field(init=False)
     kinds: dict[int, MotionType] = field(init=False)
     by_body: dict[int | None, list[int]] = field(init=False)
     bodies: dict[int, Any] = field(init=False)
@@ -88,13 +87,20 @@ class _Context:
     _placed: dict[tuple[str, int], PlacedShape | None] = field(default_factory=dict)
     _mass: dict[int, MassProperties | None] = field(default_factory=dict)
     _bounds: tuple[np.ndarray, np.ndarray] | None = None
+    _world: list[np.ndarray] | None = None
 
     def __post_init__(self) -> None:
-        self.world = world_matrices(self.gltf)
         self.bodies = {b.node: b for b in self.scene.bodies}
         self.kinds = {node: b.motion.type for node, b in self.bodies.items()}
         self.by_body = colliders_by_body(self.scene)
         self.source = document_mesh_source(self.scene.document) if self.scene.document is not None else None
+
+    @property
+    def world(self) -> list[np.ndarray]:
+        """World matrices of every node, computed on first use (a file with nothing to test never pays)."""
+        if self._world is None:
+            self._world = world_matrices(self.gltf)
+        return self._world
 
     def dynamic(self, body: int | None) -> bool:
         return body is not None and self.kinds.get(body) is MotionType.DYNAMIC
@@ -247,16 +253,19 @@ def _no_collider(ctx: _Context) -> None:
 # -------------------------------------------------------------------- HINT-START-OVERLAP / TRIGGER
 
 
-def _static_colliders(ctx: _Context, exclude_body: int | None = None) -> broadphase.Sweep:
+def _static_colliders(ctx: _Context, exclude_body: int | None = None) -> broadphase.Sweep | None:
+    """The static colliders ready for box queries; None when there are none (no box is computed then)."""
     index = [k for k, c in enumerate(ctx.scene.colliders)
              if ctx.static(c.body) and (exclude_body is None or c.body != exclude_body)]
+    if not index:
+        return None
     lo, hi = ctx.bounds(index)
     return broadphase.Sweep(index, lo, hi)
 
 
 def _start_overlap(ctx: _Context) -> None:
     statics = _static_colliders(ctx)
-    if not statics.index:
+    if statics is None:
         return
     tied = _tied_to_anchor(ctx)
     moving = [k for k, c in enumerate(ctx.scene.colliders) if ctx.dynamic(c.body) and c.body not in tied]
@@ -303,13 +312,17 @@ def _tied_to_anchor(ctx: _Context) -> set[int]:
 
 def _trigger_overlap(ctx: _Context) -> None:
     statics = _static_colliders(ctx)
+    if statics is None:
+        return
     volumes = {f.node for f in ctx.scene.gravity_fields}  # gravity volumes contain their planets on purpose
     volumes |= {n for t in ctx.scene.triggers if t.node in volumes for n in t.nodes or ()}
     for k, t in enumerate(ctx.scene.triggers):
-        if t.shape is None or t.node in volumes or not statics.index:
+        if t.shape is None or t.node in volumes:
             continue
         # A static body's own trigger around its own collider is a designed entry zone, not an accident.
         others = statics if t.body is None else _static_colliders(ctx, exclude_body=t.body)
+        if others is None:
+            continue
         shape = ctx.placed("t", k)
         hit = _first_overlap(ctx, lambda shape=shape: shape, t.filter, others,
                              overlap.bounds(shape) if shape is not None else None)
