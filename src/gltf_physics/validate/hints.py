@@ -199,11 +199,11 @@ def _report_sag(ctx: _Context, j: Joint, pointer: str, what: str, stiffness: flo
     if sag <= SAG_LIMIT:
         return
     needed = load / SAG_LIMIT / scale
+    unit = "N/m" if scale == 1.0 else "1/s²"  # GEN-7; an acceleration drive's stiffness is per unit mass
     ctx.emit("HINT-SAG", pointer,
-             f"joint on node {j.node}: soft {what} of stiffness {stiffness:.6g} carries {mass:.6g} kg against "
-             "gravity: it sags "
-             f"m·g/k = {sag:.3g} m (over {SAG_LIMIT:g} m); a stiffness of at least {needed:.4g} holds it within "
-             f"{SAG_LIMIT:g} m, no stiffness makes it hard")
+             f"joint on node {j.node}: soft {what} of stiffness {stiffness:.6g} {unit} carries {mass:.6g} kg "
+             f"against gravity: it sags m·g/k = {sag:.3g} m (over {SAG_LIMIT:g} m); a stiffness of at least "
+             f"{needed:.4g} {unit} holds it within {SAG_LIMIT:g} m, no stiffness makes it hard")
 
 
 def _carried_mass(ctx: _Context) -> dict[int, float]:
