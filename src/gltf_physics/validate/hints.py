@@ -199,7 +199,7 @@ def _report_sag(ctx: _Context, j: Joint, pointer: str, what: str, stiffness: flo
     if sag <= SAG_LIMIT:
         return
     needed = load / SAG_LIMIT / scale
-    unit = "N/m" if scale == 1.0 else "1/s²"  # GEN-7; an acceleration drive's stiffness is per unit mass
+    unit = "1/s²" if what.startswith("drive (acceleration") else "N/m"  # GEN-7; per unit mass, or not
     ctx.emit("HINT-SAG", pointer,
              f"joint on node {j.node}: soft {what} of stiffness {stiffness:.6g} {unit} carries {mass:.6g} kg "
              f"against gravity: it sags m·g/k = {sag:.3g} m (over {SAG_LIMIT:g} m); a stiffness of at least "
