@@ -80,7 +80,7 @@ def test_weak_position_drive_sags_and_acceleration_mode_ignores_the_mass() -> No
     assert hint[0] == "HINT-SAG" and "m·g/k = 1.96 m" in hint[3]
     # acceleration mode: force = k·m·x, so the sag is g/k = 0.981 m whatever the mass.
     (hint,) = hints(hanging(10.0, [], mode="acceleration"))
-    assert "m·g/k = 0.981 m" in hint[3] and "at least 98.1 " in hint[3]  # g / 0.1 m, in the file's units
+    assert "m·g/k = 0.981 m" in hint[3] and "at least 98.1 1/s²" in hint[3]  # g / 0.1 m, per unit mass
 
 
 @pytest.mark.parametrize(("relative", "sags"), [
