@@ -32,6 +32,7 @@ from gltf_physics.model import (
     Pose,
 )
 from gltf_physics.model.mass import body_frame, body_mass_properties, document_mesh_source
+from gltf_physics.sim.materials import DEFAULT_MATERIAL, pair_coefficients
 from gltf_physics.validate import validate
 
 FIXTURES = all_fixture_files()
@@ -178,7 +179,25 @@ FIELDS = ("bodies", "colliders", "triggers", "materials", "filters", "joints", "
 def assert_same_model(a: PhysicsScene, b: PhysicsScene) -> None:
     for name in FIELDS:
         x, y = getattr(a, name), getattr(b, name)
+        if name == "materials":  # D-12: equal values, and every pair the scene can form combines the same
+            assert same_contacts(a, b), f"{name}: {x} != {y}"
+            continue
         assert close(x, y), f"{name}: {x} != {y}"
+
+
+def same_contacts(a: PhysicsScene, b: PhysicsScene) -> bool:
+    """The writers spell every combine mode out (issue 12), choosing modes by pair outcome: compare what the
+    runtime combines for every pair of the materials colliders and wheels use (and the default), not modes."""
+    if len(a.materials) != len(b.materials):
+        return False
+    values = [(m.static_friction, m.dynamic_friction, m.restitution) for m in a.materials]
+    if not close(values, [(m.static_friction, m.dynamic_friction, m.restitution) for m in b.materials]):
+        return False
+    used = {c.material for c in a.colliders} | {w.physics_material for w in a.wheels}
+    keys = sorted(used, key=lambda i: -1 if i is None else i)
+    mats = [[DEFAULT_MATERIAL if i is None else s.materials[i] for i in keys] for s in (a, b)]
+    return all(close(pair_coefficients(mats[0][i], mats[0][j]), pair_coefficients(mats[1][i], mats[1][j]))
+               for i in range(len(keys)) for j in range(i, len(keys)))
 
 
 def _split(limits: tuple[JointLimit, ...]) -> tuple[JointLimit, ...]:
@@ -187,6 +206,19 @@ def _split(limits: tuple[JointLimit, ...]) -> tuple[JointLimit, ...]:
     for lim in limits:
         if lim.linear_axes and lim.angular_axes:
             out += [dataclasses.replace(lim, angular_axes=()), dataclasses.replace(lim, linear_axes=())]
+        else:
+            out.append(lim)
+    return tuple(out)
+
+
+def _per_axis(limits: tuple[JointLimit, ...]) -> tuple[JointLimit, ...]:
+    """Issue 12: a full linear lock (3 axes, min = max = 0) that is hard or undamped equals one limit per axis
+    (the same point constraint / the same spring stiffness·Δ); the KHR writer writes it so."""
+    out: list[JointLimit] = []
+    for lim in limits:
+        full = len(set(lim.linear_axes)) == 3 and not lim.angular_axes and lim.min == 0.0 == lim.max
+        if full and (math.isinf(lim.stiffness) or lim.damping == 0.0):
+            out += [dataclasses.replace(lim, linear_axes=(a,)) for a in dict.fromkeys(lim.linear_axes)]
         else:
             out.append(lim)
     return tuple(out)
@@ -217,7 +249,7 @@ def normalised(scene: PhysicsScene, doc: Document, *, resolve_mass: bool = False
     - BODY-11 / §10.2: a static motion = no motion (its colliders are static either way); a joint side on a
       static body is the same frame in world space;
     - JOINT-2 / D-14: joints oriented with the dynamic body on side A (the swap the OMI writer makes);
-    - D-4: mixed-axis limits split;
+    - D-4: mixed-axis limits split; issue 12: full linear locks per axis;
     - D-12: an absent combine mode = ``average`` when no material of the scene gives another mode;
     - DESIGN §3 (``resolve_mass``): a computed KHR mass / centre of mass = the values the runtime computes.
     """
@@ -254,7 +286,7 @@ def normalised(scene: PhysicsScene, doc: Document, *, resolve_mass: bool = False
                   for t in s.triggers]
     joints = []
     for j in s.joints:
-        j = dataclasses.replace(j, limits=_split(j.limits))
+        j = dataclasses.replace(j, limits=_per_axis(_split(j.limits)))
         for side in ("a", "b"):
             body = getattr(j, f"body_{side}")
             if body in static:
@@ -275,9 +307,13 @@ def read(doc: Document, **kw: Any) -> PhysicsScene:
 
 
 # Older generation → newest of the same family: lossless (§10.1, §10.2 "Older KHR → gen3") except:
-UPGRADE_LOSSY = {
+UPGRADE_LOSSY: dict[str, tuple[str, str]] = {
     # KHR gen0 and early gen1 files that omit mass meant 1.0 (§10.2): read so and written explicitly.
     # None of the official ones omits it, so there is no exclusion for it.
+    **{f"KHR_physics_rigid_bodies/{gen}/Materials_Restitution/Materials_Restitution.gltf":
+       ("D-12", "every material gets explicit modes (issue 12); materials 0 (no mode, 0.0) and 2 (no mode, "
+        "0.203) beside 1 ('maximum', 0.95): no explicit mode for 2 keeps both its pair with 0 (average) and "
+        "with 1 (maximum)") for gen in ("gen1-collision-shapes", "gen3-implicit-shapes")},
 }
 
 # newest OMI → KHR → OMI: lossless (§10.2) except where the OMI file uses what KHR cannot say. Value: the
@@ -292,23 +328,25 @@ OMI_KHR_OMI_LOSSY: dict[str, tuple[str, str]] = {}
 KHR_OMI_KHR_LOSSY: dict[str, tuple[str, str]] = {
     "KHR_physics_rigid_bodies/gen3-implicit-shapes/MotionProperties/MotionProperties.gltf":
         ("KRB-11", "mass 0 / inertia 0 (infinite) become kinematic / 1e9 kg·m² in OMI"),
-    **{f"KHR_physics_rigid_bodies/{gen}/Materials_Restitution/Materials_Restitution.gltf":
-       ("D-12", "materials without a restitution mode beside one with 'maximum': OMI's absent mode is a "
-        "voting 'average', so those pairs would combine by average instead of maximum")
-       for gen in ("gen1-collision-shapes", "gen3-implicit-shapes")},
-    **{f"KHR_physics_rigid_bodies/{path}": (
-        "D-14", "a joint whose only dynamic body is its connected side is swapped for OMI (JOINT-2); its "
-        "asymmetric ranges are negated, exact only where the two frames coincide")
-       for path in ("gen2-collision-shapes-mesh/JointTypes/JointTypes.gltf",
-                    "gen3-implicit-shapes/JointTypes/JointTypes.gltf",
-                    "gen3-implicit-shapes/JointTypes/JointTypes.glb")},
+    **{path: (
+        "D-14", "a joint whose only dynamic body is its connected side is swapped for OMI (JOINT-2): its ±0.25 m "
+        "slabs turn with the body instead of staying in the world (rotation free), so the swap is approximate")
+       for path in ("KHR_physics_rigid_bodies/gen1-collision-shapes/JointTypes/JointTypes.gltf",
+                    "KHR_rigid_bodies/gen0-khr-rigid-bodies/JointTypes/JointTypes.gltf")},
+    # gen2 JointTypes left this list: its swapped joints are hinges and sliders whose other rotations are
+    # hard-locked, where the swap is exact (dialects/portable_joints.py).
+    # gen3 JointTypes left this list: the KHR writer already puts those joints on their dynamic side, where
+    # the swap is exact (issue 12, dialects/portable_joints.py), so OMI needs no further swap.
 }
 
 
 @pytest.mark.parametrize("relative", FIXTURES)
 def test_upgrade_to_the_newest_of_the_same_family_keeps_the_model(relative: str) -> None:
     src = doc_of(relative)
-    out, _ = converted(relative, family(relative))
+    out, losses = converted(relative, family(relative))
+    if relative in UPGRADE_LOSSY:  # a stated exclusion: its loss is in the report
+        assert UPGRADE_LOSSY[relative][0] in {x["code"] for x in losses}
+        return
     assert_same_model(read(src), read(out))
 
 
@@ -330,4 +368,4 @@ def test_round_trip_through_the_other_family_keeps_the_model(relative: str) -> N
 
 
 def test_stated_exclusions_are_official_fixtures() -> None:
-    assert set(OMI_KHR_OMI_LOSSY) | set(KHR_OMI_KHR_LOSSY) <= set(FIXTURES)
+    assert set(OMI_KHR_OMI_LOSSY) | set(KHR_OMI_KHR_LOSSY) | set(UPGRADE_LOSSY) <= set(FIXTURES)

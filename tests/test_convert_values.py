@@ -77,8 +77,10 @@ def test_seed_joint_becomes_joint_and_connected_node_at_the_seed_joint_node(to: 
         assert world[n][:3, 3] == pytest.approx([-0.23, 0.6, 0.0], abs=1e-6)
     # 0.6 − 0.68 = −0.08, 0.22 in x, rotated by +20° into BodyA's frame: (0.234094, 0.0000689, 0).
     assert nodes[joint_node]["translation"] == pytest.approx([0.234094, 0.0000689, 0.0], abs=2e-6)
+    # KHR writes the hard full lock one limit per axis (issue 12: exact, and exact in the Babylon loader).
+    axes = [[0, 1, 2]] if to == "omi" else [[0], [1], [2]]
     assert out.json["extensions"][key][settings_key] == [
-        {"limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0, "damping": 1.0}]}]
+        {"limits": [{"linearAxes": a, "min": 0.0, "max": 0.0, "damping": 1.0} for a in axes]}]
     # The seed node keeps its non-physics content and loses its emptied extensions object.
     assert nodes[0] == {"name": "PinJoint", "translation": [-0.23, 0.6, 0.0]}
     assert validate(out).num_errors == 0
@@ -87,10 +89,10 @@ def test_seed_joint_becomes_joint_and_connected_node_at_the_seed_joint_node(to: 
 def test_seed_constraint_mixing_axis_kinds_splits_into_two_limits() -> None:
     # weld_joint seed: one constraint with linearAxes and angularAxes [0,1,2], 0/0 (D-4, JOINT-5).
     doc = load(fixture_path("OMI_physics_joint/gen1-constraints/weld_joint.gltf"))
-    for to, key in (("omi", "OMI_physics_joint"), ("khr", KRB)):
+    for to, key, axes in (("omi", "OMI_physics_joint", [[0, 1, 2]]), ("khr", KRB, [[0], [1], [2]])):
         out, _ = convert(doc, to)  # type: ignore[arg-type]
         assert out.json["extensions"][key]["physicsJoints"] == [{"limits": [
-            {"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0, "damping": 1.0},
+            *({"linearAxes": a, "min": 0.0, "max": 0.0, "damping": 1.0} for a in axes),
             {"angularAxes": [0, 1, 2], "min": 0.0, "max": 0.0, "damping": 1.0}]}]
 
 

@@ -26,6 +26,7 @@ from gltf_physics.model import (
     Shape,
     shape_kind,
 )
+from test_convert import close, normalised, same_contacts
 
 G0 = "KHR_rigid_bodies/gen0-khr-rigid-bodies"
 G1 = "KHR_physics_rigid_bodies/gen1-collision-shapes"
@@ -221,7 +222,9 @@ def test_newest_form_round_trip(relative: str) -> None:
     doc, scene = read(relative)
     out, losses = write_scene(scene, doc, "khr")
     again = read_scene(out)
-    assert losses == []
+    # Issue 12: every material gets explicit modes; Materials_Restitution has a pair no mode keeps (D-12).
+    lossy = "Materials_Restitution" in relative
+    assert [x.code for x in losses] == (["D-12"] if lossy else [])
     assert "KHR_physics_rigid_bodies" in out.json["extensionsUsed"]
     assert not {"KHR_rigid_bodies", "KHR_collision_shapes"} & set(out.json["extensionsUsed"])
     assert again.bodies == scene.bodies
@@ -229,9 +232,11 @@ def test_newest_form_round_trip(relative: str) -> None:
                                for c in scene.colliders]
     assert again.triggers == [dataclasses.replace(t, shape=_node_to_mesh(t.shape, doc))
                               for t in scene.triggers]
-    assert again.materials == scene.materials
+    assert lossy or same_contacts(scene, again)  # modes spelled out, every pair's coefficients kept
     assert again.filters == scene.filters
-    assert again.joints == scene.joints
+    # Joints written from their moving side where exact, full linear locks per axis (issue 12): equal once
+    # both are put in one form (test_convert.normalised).
+    assert close(normalised(again, out).joints, normalised(scene, doc).joints)
     assert again.notes == []
     meshes = [c for c in again.colliders + again.triggers if isinstance(c.shape, MeshShape)]  # type: ignore[operator]
     assert all(c.shape.node is None for c in meshes)

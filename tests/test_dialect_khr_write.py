@@ -69,10 +69,14 @@ def test_geometry_node_becomes_mesh_only_for_a_lone_undeformed_mesh() -> None:
         ("KRB-2", "/nodes/2/extensions/KHR_physics_rigid_bodies/collider/geometry"),
         ("KRB-2", "/nodes/5/extensions/KHR_physics_rigid_bodies/trigger/geometry"),
     ]
-    assert out["extensionsUsed"] == [KRB]  # no implicit shape left to write
+    # No implicit shape left to write: the shapes object still comes (issue 12), with one unused placeholder
+    # because its schema wants at least one shape (KIS-1); the rigid bodies object comes even when empty.
+    assert out["extensionsUsed"] == [KRB, "KHR_implicit_shapes"]
+    assert out["extensions"] == {KRB: {}, "KHR_implicit_shapes": {"shapes": [
+        {"type": "sphere", "sphere": {"radius": 0.5}}]}}
 
 
-def test_equal_shapes_share_one_entry_and_materials_write_set_modes_only() -> None:
+def test_equal_shapes_share_one_entry_and_materials_write_every_value_and_mode() -> None:
     shapes = [{"type": "box", "box": {"size": [1, 1, 1]}}, {"type": "box", "box": {}},
               {"type": "sphere", "sphere": {"radius": 0.5}}]
     mats = [{"staticFriction": 0.5, "dynamicFriction": 0.4, "restitution": 0.1, "frictionCombine": "maximum"},
@@ -84,9 +88,14 @@ def test_equal_shapes_share_one_entry_and_materials_write_set_modes_only() -> No
     assert [ext(out, i)["collider"] for i in range(3)] == [
         {"geometry": {"shape": 0}, "physicsMaterial": 0}, {"geometry": {"shape": 0}, "physicsMaterial": 1},
         {"geometry": {"shape": 1}, "physicsMaterial": 0}]
+    # Issue 12: every value and both modes written. Material 1 has no modes (D-12: they do not vote): against
+    # material 0 its friction combined by 0's 'maximum', with itself by 'average' (0.6 = max(0.6, 0.6)), so
+    # 'maximum' keeps both pairs; restitution: no mode anywhere, 'average' everywhere.
     assert out["extensions"][KRB] == {"physicsMaterials": [
-        {"staticFriction": 0.5, "dynamicFriction": 0.4, "restitution": 0.1, "frictionCombine": "maximum"},
-        {}]}  # schema defaults 0.6/0.6/0.0 omitted; D-12: an absent mode stays absent
+        {"staticFriction": 0.5, "dynamicFriction": 0.4, "restitution": 0.1, "frictionCombine": "maximum",
+         "restitutionCombine": "average"},
+        {"staticFriction": 0.6, "dynamicFriction": 0.6, "restitution": 0.0, "frictionCombine": "maximum",
+         "restitutionCombine": "average"}]}
     assert losses == []
 
 
@@ -159,7 +168,8 @@ def test_seed_joint_gets_a_joint_node_under_a_and_an_attachment_under_b() -> Non
     assert "scale" not in attachment
     assert ext(out.json, 2) == {"joint": {"connectedNode": 3, "joint": 0}}
     assert out.json["extensions"][KRB]["physicsJoints"] == [{
-        "limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0},
+        "limits": [{"linearAxes": [0], "min": 0.0, "max": 0.0}, {"linearAxes": [1], "min": 0.0, "max": 0.0},
+                   {"linearAxes": [2], "min": 0.0, "max": 0.0},  # a hard full lock: per axis (issue 12)
                    {"angularAxes": [0], "min": 0.0, "max": 0.0}],
         "drives": [{"type": "angular", "mode": "force", "axis": 1, "positionTarget": 1.0, "stiffness": 5.0,
                     "velocityTarget": 0.0, "damping": 2.0}],  # KRB-9 pairs; D-11 velocity target 0
@@ -170,7 +180,7 @@ def test_seed_joint_gets_a_joint_node_under_a_and_an_attachment_under_b() -> Non
     assert again.frame_a.translation == pytest.approx((1.0, 0.0, 0.0), abs=1e-12)
     assert again.frame_a.rotation == pytest.approx((0.0, 0.0, H, H), abs=1e-12)
     assert again.frame_b.translation == pytest.approx((0.0, 0.0, 1.0), abs=1e-12)
-    assert again.limits == (JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0),
+    assert again.limits == (*(JointLimit(linear_axes=(a,), min=0.0, max=0.0) for a in range(3)),
                             JointLimit(angular_axes=(0,), min=0.0, max=0.0))
 
 

@@ -115,8 +115,9 @@ def test_seed_collider_file_written_as_newest_json() -> None:
     out, losses = write(read(doc.json), doc.json)
     assert losses == []
     assert out["extensions"] == {
-        "OMI_physics_shape": {"shapes": [{"type": "box", "box": {}}]}
-    }  # deduplicated
+        "OMI_physics_shape": {"shapes": [{"type": "box", "box": {}}]},  # deduplicated
+        "OMI_physics_body": {},  # issue 12: the document-level object always comes
+    }
     assert [n.get("extensions") or None for n in out["nodes"]] == [
         None,
         {"OMI_physics_body": {"motion": {"type": "static"}}},  # mass 1.0 is OMI's default: omitted
@@ -241,7 +242,10 @@ def test_materials_and_filters_written_without_defaults() -> None:
     )
     out, losses = write(scene, gltf)
     assert out["extensions"]["OMI_physics_body"] == {
-        "physicsMaterials": [{"staticFriction": 0.9, "restitutionCombine": "maximum"}, {}],
+        "physicsMaterials": [  # issue 12: both modes on every material (D-12: material 1's friction mode
+            # did not vote; no other material gives one, so 'average' is the outcome it had)
+            {"staticFriction": 0.9, "frictionCombine": "average", "restitutionCombine": "maximum"},
+            {"frictionCombine": "average", "restitutionCombine": "average"}],
         "collisionFilters": [{"collisionSystems": ["a"], "collideWithSystems": ["b", "c"]}],
     }
     assert out["nodes"][0]["extensions"]["OMI_physics_body"]["collider"] == {
@@ -249,11 +253,12 @@ def test_materials_and_filters_written_without_defaults() -> None:
         "physicsMaterial": 1,
         "collisionFilter": 0,
     }
-    # D-12: material 1's absent friction mode does not vote, OMI's absent one is 'average' — the same outcome
-    # here, as no material gives another friction mode. Restitution: material 0 says 'maximum', so an
-    # absent mode on another material would matter (see below).
     assert losses == []
-    scene.materials.append(PhysicsMaterial(restitution_combine=None, pointer="/m2"))
+    # Materials_Restitution's pattern: no mode (0.0), 'maximum' (0.95), no mode (0.2), all in use. Material 2
+    # combined with 0 by average and with 1 by maximum: no single explicit mode keeps both (D-12 loss).
+    scene.materials[:] = [PhysicsMaterial(restitution=0.0), PhysicsMaterial(restitution=0.95,
+                          restitution_combine=CombineMode.MAXIMUM), PhysicsMaterial(restitution=0.2, pointer="/m2")]
+    scene.colliders[:] = [Collider(node=0, shape=Sphere(), material=i) for i in range(3)]
     _, losses = write(scene, gltf)
     assert [(x.code, x.pointer) for x in losses] == [("D-12", "/m2")]
     assert omi_body.detect(out)["OMI_physics_body"] == "gen4-materials"

@@ -186,10 +186,12 @@ def test_broken_document_reports_rule_and_fixed_twin_does_not(rule: str, base: C
 
 
 def test_bases_are_clean() -> None:
-    """Every base document is valid: no message at all (the fixed twins are the bases)."""
+    """Every base document is valid: no rule message at all (the fixed twins are the bases). Hints (issue 12,
+    validate/hints.py) judge behaviour, not validity, and the minimal bases are not meant as scenes."""
     for base in (omi_collider, omi_old, omi4, omi_gen3, joint1, joint2, khr, gravity, vehicle):
         report = validate(as_doc(base()))
-        assert report.messages == [], (base.__name__, report.to_text())
+        rules = [m for m in report.messages if not m.code.startswith("HINT-")]
+        assert rules == [], (base.__name__, report.to_text())
 
 
 DIGEST = FIXTURES.parent / "specs" / "DIGEST.md"

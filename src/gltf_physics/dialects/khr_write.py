@@ -5,10 +5,20 @@ geometry"). A gen3 ``geometry.node`` becomes ``geometry.mesh`` when that node ha
 descendants and no skin/morph weights of its own; otherwise it stays a ``node`` geometry and a Loss says why.
 Implicit shapes and joint settings are deduplicated. Joints read with their own nodes reuse them; joints
 without (the OMI seed form) get a joint node under body A and an attachment node under body B (§10.1, §11).
+
+Conservative output (issue 12: what the reference clients load, same meaning): the document-level
+``KHR_physics_rigid_bodies`` object is always written (``{}`` when empty) and, when any collider or trigger is
+written, ``KHR_implicit_shapes`` too — with one unused placeholder sphere when no implicit shape is used,
+since its schema wants at least one shape (KIS-1) and the Babylon loader reads the object unconditionally.
+Every material carries all three values and both combine modes (``combine_modes``: chosen so every pair of
+materials keeps its outcome, D-12; a pair no mode can keep is a listed loss). Joints whose side A has no
+moving body are written from side B where that is exact, and full linear locks per axis
+(``portable_joints``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -28,12 +38,16 @@ from ..model import (
     Shape,
     Trigger,
 )
+from . import portable_joints
 from .base import WriteContext, frame_node
+from .combine_modes import explicit_modes, loss_message
 from .joint_settings import settings_json, split_limits
 from .khr_joints import KHR
 from .khr_shapes import BODIES_EXT, IMPLICIT_SHAPES, shape_json
 
 _EPS = 1e-9
+# KHR_implicit_shapes wants at least one shape (KIS-1): written, unused, when a file has only mesh geometry.
+PLACEHOLDER_SHAPE: dict[str, Any] = {"type": "sphere", "sphere": {"radius": 0.5}}
 
 
 def write_khr(ctx: WriteContext) -> None:
@@ -52,6 +66,8 @@ class _Writer:
         self.shape_index: dict[Shape, int] = {}
         self.joint_settings: list[dict[str, Any]] = []
         self.joint_index: dict[tuple[Any, Any], int] = {}
+        self.geometries = 0  # colliders and triggers written with a geometry
+        self.moving = portable_joints.moving_bodies(ctx.scene)
 
     def run(self) -> None:
         s = self.scene
@@ -75,15 +91,21 @@ class _Writer:
     def _document(self) -> None:
         doc: dict[str, Any] = {}
         if self.scene.materials:
-            doc["physicsMaterials"] = [_material_json(m) for m in self.scene.materials]
+            doc["physicsMaterials"] = [_material_json(m) for m in self._materials()]
         if self.scene.filters:
             doc["collisionFilters"] = [_filter_json(f) for f in self.scene.filters]
         if self.joint_settings:
             doc["physicsJoints"] = self.joint_settings
-        if doc:
-            self.ctx.set_doc_ext(BODIES_EXT, doc)
-        if self.shapes:
-            self.ctx.set_doc_ext(IMPLICIT_SHAPES, {"shapes": self.shapes})
+        self.ctx.set_doc_ext(BODIES_EXT, doc)  # always, even {}: readers look it up unconditionally
+        if self.shapes or self.geometries:
+            self.ctx.set_doc_ext(IMPLICIT_SHAPES, {"shapes": self.shapes or [PLACEHOLDER_SHAPE]})
+
+    def _materials(self) -> list[PhysicsMaterial]:
+        """The scene's materials with both modes explicit; pairs no mode keeps are listed (D-12)."""
+        materials, broken = explicit_modes(self.scene)
+        for b in broken:
+            self.ctx.loss("D-12", self.scene.materials[b.material].pointer, loss_message(b))
+        return materials
 
     # -- node parts
 
@@ -107,6 +129,7 @@ class _Writer:
         self._part(body.node, "motion", _motion_json(body.motion))
 
     def _collider(self, c: Collider) -> None:
+        self.geometries += 1
         part: dict[str, Any] = {"geometry": self._geometry(c.shape, c.node, c.pointer)}
         if c.material is not None:
             part["physicsMaterial"] = c.material
@@ -125,6 +148,7 @@ class _Writer:
             return
         if t.shape is None:
             return
+        self.geometries += 1
         part: dict[str, Any] = {"geometry": self._geometry(t.shape, t.node, t.pointer)}
         if t.filter is not None:
             part["collisionFilter"] = t.filter
@@ -173,7 +197,8 @@ class _Writer:
 
     def _joint(self, j: Joint) -> None:
         self._static_side(j)
-        limits = split_limits(j.limits)  # D-4
+        j = self._oriented(dataclasses.replace(j, limits=split_limits(j.limits)))  # D-4
+        limits = portable_joints.per_axis_locks(j.limits)
         key = (limits, j.drives)
         if key not in self.joint_index:
             self.joint_index[key] = len(self.joint_settings)
@@ -190,6 +215,14 @@ class _Writer:
         joint_node = self._attach(j.body_a, j.frame_a, "Joint")
         part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
         self._part(joint_node, "joint", part)
+
+    def _oriented(self, j: Joint) -> Joint:
+        """Side A without a moving body and side B with one: written from side B when that is the same
+        constraint (``portable_joints``); otherwise as it is — the meaning comes first, and the validator's
+        HINT-JOINT-SIDE tells the user the Babylon loader cannot build it."""
+        if portable_joints.needs_swap(self.moving, j) and portable_joints.swap_is_exact(j):
+            return portable_joints.swapped(j)
+        return j
 
     def _static_side(self, j: Joint) -> None:
         """A static motion becomes no motion (§10.2), so a joint to it becomes a joint to the world. The
@@ -268,10 +301,11 @@ def _motion_json(m: Motion) -> dict[str, Any]:
 
 
 def _material_json(m: PhysicsMaterial) -> dict[str, Any]:
-    values = (("staticFriction", m.static_friction, 0.6), ("dynamicFriction", m.dynamic_friction, 0.6),
-              ("restitution", m.restitution, 0.0))
-    out: dict[str, Any] = {key: v for key, v, default in values if v != default}  # schema defaults
-    if m.friction_combine is not None:  # D-12: only a set mode votes, so only a set mode is written
+    """Every value explicit: readers' defaults differ (the Babylon loader's friction default is 0.5, not the
+    schema's 0.6; its absent modes are maximum / minimum, not D-12's)."""
+    out: dict[str, Any] = {"staticFriction": m.static_friction, "dynamicFriction": m.dynamic_friction,
+                           "restitution": m.restitution}
+    if m.friction_combine is not None:  # set by combine_modes.explicit_modes on every material
         out["frictionCombine"] = m.friction_combine.value
     if m.restitution_combine is not None:
         out["restitutionCombine"] = m.restitution_combine.value

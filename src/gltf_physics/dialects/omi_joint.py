@@ -8,6 +8,7 @@ Frames (DIGEST §11 "Joint frames"): gen2 frame A = the joint node relative to i
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
-from ..model import Joint, JointDrive, JointLimit, MotionType, Pose
+from ..model import Joint, JointLimit, MotionType, Pose
+from . import portable_joints
 from .base import ExtIndex, ReadContext, WriteContext, array, frame_node, num
 from .joint_settings import Family, JointSettings, axes, read_settings, settings_json, split_limits
 
@@ -324,58 +326,18 @@ def _oriented(ctx: WriteContext, j: Joint) -> Joint | None:
 
 
 def swapped(ctx: WriteContext, j: Joint) -> Joint:
-    """B becomes A; ranges and targets change sign (exact if the frames coincide, else approximate, D-14)."""
-    symmetric = all(lim.min == -lim.max for lim in j.limits) and not j.drives
-    if symmetric:  # still reported: an OMI source had its joint node under a non-dynamic body (invalid)
-        ctx.loss(
-            "JOINT-2",
-            j.pointer,
-            "joint sides swapped so the joint node lies under the dynamic body (exact: symmetric ranges, "
-            "no drives)",
-        )
+    """B becomes A (``portable_joints.swapped``: 1-axis ranges and drive targets negated, multi-axis metrics
+    symmetric). Exact or approximate as ``portable_joints.swap_is_exact`` says (D-14): a slab or twist whose
+    frames may turn apart is approximate even with a symmetric range."""
+    j = dataclasses.replace(j, limits=split_limits(j.limits))  # D-4 first: each limit one kind
+    if portable_joints.swap_is_exact(j):  # still reported: an OMI source had its joint node misplaced (invalid)
+        ctx.loss("JOINT-2", j.pointer, "joint sides swapped so the joint node lies under the dynamic body "
+                 "(exact for these limits and drives)")
     else:
-        ctx.loss(
-            "D-14",
-            j.pointer,
-            "joint sides swapped so the joint node lies under the dynamic body; "
-            "asymmetric ranges and drive targets negated (approximate)",
-        )
-    limits = tuple(
-        JointLimit(
-            linear_axes=lim.linear_axes,
-            angular_axes=lim.angular_axes,
-            min=-lim.max,
-            max=-lim.min,
-            stiffness=lim.stiffness,
-            damping=lim.damping,
-        )
-        for lim in j.limits
-    )
-    drives = tuple(
-        JointDrive(
-            type=d.type,
-            mode=d.mode,
-            axis=d.axis,
-            max_force=d.max_force,
-            position_target=None if d.position_target is None else -d.position_target,
-            velocity_target=None if d.velocity_target is None else -d.velocity_target,
-            stiffness=d.stiffness,
-            damping=d.damping,
-        )
-        for d in j.drives
-    )
-    return Joint(
-        body_a=j.body_b,
-        frame_a=j.frame_b,
-        body_b=j.body_a,
-        frame_b=j.frame_a,
-        limits=limits,
-        drives=drives,
-        enable_collision=j.enable_collision,
-        node=j.connected_node if j.connected_node is not None else j.node,
-        connected_node=j.node if j.connected_node is not None else None,
-        pointer=j.pointer,
-    )
+        ctx.loss("D-14", j.pointer, "joint sides swapped so the joint node lies under the dynamic body; "
+                 "one-axis ranges and drive targets negated, approximate for these limits (the frames may turn "
+                 "apart)")
+    return portable_joints.swapped(j)
 
 
 def add_root(gltf: dict[str, Any], node: int) -> None:

@@ -12,10 +12,14 @@ written as the nearest thing it can and recorded as a Loss:
 - computed centre of mass (KHR absent): OMI reads an absent one as the node origin, so the centre the
   colliders give is written (geometry alone fixes it: no loss);
 - infinite inertia components (KRB-11): written as ``HUGE_INERTIA`` kg·m²;
-- a combine mode the source left absent (KHR: does not vote, D-12) where OMI's absent mode (``average``,
-  which votes) would change an outcome: only when another material has a mode other than ``average``;
+- a combine mode the source left absent (KHR: does not vote, D-12): every material is written with both
+  modes (``combine_modes``: the mode keeping every pair's outcome; OMI's own absent mode is a voting
+  ``average``); a pair no explicit mode can keep is the loss;
 - a plane (KHR): a ``PLANE_THICKNESS`` box, ``PLANE_EXTENT`` wide where the plane is infinite, on a new child
   node lowered so its top face is the plane.
+
+Conservative output (issue 12): the document-level ``OMI_physics_body`` object is always written (``{}``
+when the file has no materials or filters) whenever nodes carry the extension.
 """
 
 from __future__ import annotations
@@ -29,11 +33,12 @@ from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import parents
 from ..gltf.transforms import world_matrices
-from ..model import Body, CombineMode, Motion, MotionType, Plane, Shape
+from ..model import Body, Motion, MotionType, Plane, Shape
 from ..model import Box as BoxShape
 from ..model.mass import MassProperties, body_frame, body_mass_properties, document_mesh_source
 from . import omi_joint, omi_shape
 from .base import WriteContext
+from .combine_modes import explicit_modes, loss_message
 
 BODY_EXT = "OMI_physics_body"
 HUGE_INERTIA = 1.0e9
@@ -59,6 +64,8 @@ def write(ctx: WriteContext) -> None:
         w.trigger(t)
     for node, ext in sorted(w.exts.items()):
         ctx.set_node_ext(node, BODY_EXT, ext)
+    if w.exts and ctx.gltf.get("extensions", {}).get(BODY_EXT) is None:
+        ctx.set_doc_ext(BODY_EXT, {})  # always present: readers look it up unconditionally
     omi_joint.write(ctx)
 
 
@@ -69,10 +76,6 @@ class _Writer:
         self.parent_of: list[int | None] = parents(ctx.gltf)
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         self._world: list[np.ndarray] | None = None
-        self.voting_modes = {
-            key: any(getattr(m, key) not in (None, CombineMode.AVERAGE) for m in ctx.scene.materials)
-            for key in ("friction_combine", "restitution_combine")
-        }
 
     def ext(self, node: int) -> dict[str, Any]:
         return self.exts.setdefault(node, {})
@@ -101,7 +104,10 @@ class _Writer:
     def resources(self) -> None:
         doc: dict[str, Any] = {}
         if self.ctx.scene.materials:
-            doc["physicsMaterials"] = [self.material(m) for m in self.ctx.scene.materials]
+            materials, broken = explicit_modes(self.ctx.scene)
+            for b in broken:
+                self.ctx.loss("D-12", self.ctx.scene.materials[b.material].pointer, loss_message(b))
+            doc["physicsMaterials"] = [self.material(m) for m in materials]
         if self.ctx.scene.filters:
             doc["collisionFilters"] = [_filter(f) for f in self.ctx.scene.filters]
         if doc:
@@ -118,16 +124,7 @@ class _Writer:
                 out[key] = value
         for key, attr in (("frictionCombine", "friction_combine"), ("restitutionCombine", "restitution_combine")):
             mode = getattr(m, attr)
-            if mode is None and self.voting_modes[attr]:
-                # D-12: an absent mode does not vote; OMI's absent mode is 'average', which wins every pair.
-                # Equivalent unless another material gives a mode other than average.
-                self.ctx.loss(
-                    "D-12",
-                    m.pointer,
-                    f"no {key}: OMI reads an absent mode as 'average', which "
-                    "votes, where the source's absent mode did not",
-                )
-            elif mode is not None and mode != CombineMode.AVERAGE:
+            if mode is not None:  # set on every material by explicit_modes: written even when 'average'
                 out[key] = mode.value
         return out
 

@@ -10,7 +10,7 @@ from ..dialects.base import ExtIndex, gc_paused
 from ..dialects.checks_base import PHYSICS_EXTENSIONS, Checker
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
-from . import core, semantic
+from . import core, hints, semantic
 from .report import Message, Report
 from .rules import Severity, severity_of
 
@@ -101,6 +101,10 @@ def _validate(document: Document, uri: str | None) -> Report:
             semantic.check(scene, gltf, emit)
         except Exception as exc:
             emit("GLTF-READ", "", f"the semantic checks stopped early ({type(exc).__name__}: {exc})")
+        try:
+            hints.check(scene, gltf, emit)
+        except Exception as exc:  # a hint is advice: its failure must not turn a valid file into an invalid one
+            emit("HINT-FAILED", "", f"the hints stopped early ({type(exc).__name__}: {exc})", int(Severity.INFO))
     return Report(uri=name, messages=emit.messages, info=info)
 
 
