@@ -48,7 +48,7 @@ def test_animation_on_gltf_fixture_saved_as_data_uri_and_read_back(tmp_path: Pat
     assert len(doc.json["buffers"]) == 2 == len(doc.buffers)
     save(doc, tmp_path / "baked.gltf")
     written = raw_json(tmp_path / "baked.gltf")
-    assert written["buffers"][0] == {"byteLength": 3984, "uri": "triggers.bin"}
+    assert written["buffers"][0] == {"byteLength": 3984, "uri": "baked.bin"}  # side files are named after the output
     assert written["buffers"][1]["uri"].startswith("data:application/octet-stream;base64,")
     # 3 times + 2×3 translations + 3 rotations as float32
     assert written["buffers"][1]["byteLength"] == 4 * (3 + 2 * 3 * 3 + 3 * 4)
