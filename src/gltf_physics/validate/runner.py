@@ -91,6 +91,10 @@ def _validate(document: Document, uri: str | None) -> Report:
             checker(gltf, emit, index)
         except Exception as exc:  # a checker bug must not hide the rest of the report
             emit("GLTF-READ", "", f"the {what} checks stopped early ({type(exc).__name__}: {exc})")
+    try:
+        core.check_data(document, emit)
+    except Exception as exc:
+        emit("GLTF-READ", "", f"the core data checks stopped early ({type(exc).__name__}: {exc})")
     info: dict[str, Any] = {"extensions": _extensions(gltf), "generations": {}, "counts": {}}
     scene = _read(document, emit, index)
     if scene is not None:
@@ -150,7 +154,9 @@ def validate_file(path: str | Path) -> Report:
 
         document = load(path)
     except GltfError as err:
-        return _unreadable(uri, err.pointer or "", err.message)
+        report = _unreadable(uri, err.pointer or "", err.message)
+        _core_json_only(path, report)
+        return report
     except Exception as exc:  # OSError, a loader bug: still a report, never a traceback
         return _unreadable(uri, "", f"{type(exc).__name__}: {exc}")
     return validate(document, uri)
@@ -159,3 +165,20 @@ def validate_file(path: str | Path) -> Report:
 def _unreadable(uri: str, pointer: str, message: str) -> Report:
     msg = Message("GLTF-UNREADABLE", Severity.ERROR, pointer, f"the file cannot be loaded: {message}")
     return Report(uri=uri, messages=[msg], info={}, unreadable=True)
+
+
+def _core_json_only(path: str | Path, report: Report) -> None:
+    """A file the loader refuses may still parse: add the core glTF errors its JSON has, so the report names
+    the problem in the Khronos validator's terms (the verdict stays "unreadable")."""
+    try:
+        from ..gltf.io import read_json
+
+        gltf = read_json(path)
+        if not isinstance(gltf, dict):
+            return
+        emit = _Collector()
+        with gc_paused():
+            core.check(gltf, emit)
+    except Exception:  # unparsable JSON (already the unreadable message) or a checker bug: add nothing
+        return
+    report.messages += [m for m in emit.messages if m.severity == Severity.ERROR]
