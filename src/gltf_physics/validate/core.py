@@ -13,7 +13,7 @@ from typing import Any
 from ..dialects.base import ExtIndex
 from ..dialects.checks_base import Emit
 from ..gltf.document import Document
-from . import core_animations, core_buffers, core_meshes
+from . import core_animations, core_buffers, core_meshes, core_usage
 from .core_json import Core, as_int, is_number
 
 _VERSION = re.compile(r"^([0-9]+)\.([0-9]+)$")
@@ -36,6 +36,7 @@ def check(gltf: dict[str, Any], emit: Emit, index: ExtIndex | None = None) -> No
     core_buffers.check(c)
     core_meshes.check(c)
     core_animations.check(c)
+    core_usage.check(c)
 
 
 def check_data(document: Document, emit: Emit) -> None:
@@ -45,6 +46,7 @@ def check_data(document: Document, emit: Emit) -> None:
         c = Core(gltf, emit)
         core_buffers.check_data(c, document)
         core_meshes.check_data(c, document)
+        core_meshes.check_images(c, document)
         core_animations.check_data(c, document)
 
 
@@ -94,6 +96,8 @@ def _version(c: Core, asset: dict[str, Any], key: str, required: bool) -> tuple[
 def _extension_lists(c: Core) -> None:
     used = _names(c, "extensionsUsed")
     required = _names(c, "extensionsRequired")
+    if "extensionsRequired" in c.gltf and "extensionsUsed" not in c.gltf:
+        c.emit("UNSATISFIED_DEPENDENCY", "/extensionsRequired", "extensionsRequired needs extensionsUsed")
     for k, name in required:
         if name not in {n for _, n in used}:
             c.emit("UNUSED_EXTENSION_REQUIRED", f"/extensionsRequired/{k}",
@@ -233,9 +237,19 @@ def _loops(c: Core, parent: list[int | None]) -> None:
             walk.append(n)
             n = parent[n]
         if n is not None and state[n] == 1:
-            c.emit("NODE_LOOP", f"/nodes/{n}", f"node {n} is part of a node loop (it is its own ancestor)")
+            _report_loop(c, parent, n)
         for w in walk:
             state[w] = 2
+
+
+def _report_loop(c: Core, parent: list[int | None], start: int) -> None:
+    """NODE_LOOP on every node of the loop through ``start`` (each loop is found once)."""
+    n: int | None = start
+    while True:
+        c.emit("NODE_LOOP", f"/nodes/{n}", f"node {n} is part of a node loop (it is its own ancestor)")
+        n = parent[n]  # type: ignore[index]
+        if n is None or n == start:
+            return
 
 
 # ---------------------------------------------------------------- scenes, cameras, skins

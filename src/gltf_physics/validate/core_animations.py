@@ -62,7 +62,7 @@ def _input(c: Core, acc: dict[str, Any], where: str, interpolation: str) -> None
     if acc.get("type") != "SCALAR" or acc.get("componentType") != 5126 or acc.get("normalized") is True:
         c.emit("ANIMATION_SAMPLER_INPUT_ACCESSOR_INVALID_FORMAT", where, "the input accessor must be a FLOAT "
                                                                          "SCALAR")
-    elif not (_has_bound(acc, "min") and _has_bound(acc, "max")):
+    if not (_has_bound(acc, "min") and _has_bound(acc, "max")):
         c.emit("ANIMATION_SAMPLER_INPUT_ACCESSOR_WITHOUT_BOUNDS", where, "the input accessor must define min "
                                                                          "and max")
     count = as_int(acc.get("count"))
@@ -98,7 +98,7 @@ def _channels(c: Core, anim: dict[str, Any], ptr: str, samplers: dict[int, tuple
         targets.setdefault((node, path), k)
         morphs = _node_target(c, node, path, tptr)
         if s is not None and s in samplers:
-            _output(c, samplers[s], path, morphs, f"{ptr}/samplers/{s}/output")
+            _output(c, samplers[s], path, morphs, f"{cptr}/sampler")  # Khronos reports it at the channel
 
 
 def _node_target(c: Core, node: int, path: str, tptr: str) -> int:
@@ -108,13 +108,13 @@ def _node_target(c: Core, node: int, path: str, tptr: str) -> int:
         return 1
     if path != "weights":
         if "matrix" in n:
-            c.emit("ANIMATION_CHANNEL_TARGET_NODE_MATRIX", f"{tptr}/path", "a channel cannot animate TRS of a node "
+            c.emit("ANIMATION_CHANNEL_TARGET_NODE_MATRIX", tptr, "a channel cannot animate TRS of a node "
                                                                            "that defines a matrix")
         return 1
     mesh = as_int(n.get("mesh"))
     morphs = core_meshes.target_count(c.gltf, mesh) if mesh is not None else None
     if not morphs:
-        c.emit("ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS", f"{tptr}/path", "a channel cannot animate "
+        c.emit("ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS", tptr, "a channel cannot animate "
                                                                                   "weights of a node whose mesh "
                                                                                   "has no morph targets")
         return 0
@@ -132,7 +132,7 @@ def _output(c: Core, sampler: tuple[Any, Any, str], path: str, morphs: int, wher
     if inp is None or not morphs:
         return
     n_in, n_out = as_int(inp.get("count")), as_int(out.get("count"))
-    if n_in is None or n_out is None:
+    if n_in is None or n_out is None or n_in < 1 or n_out < 1:
         return
     expected = n_in * (3 if interpolation == "CUBICSPLINE" else 1) * morphs
     if n_out != expected:

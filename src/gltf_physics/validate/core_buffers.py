@@ -52,9 +52,8 @@ def _views(c: Core, lengths: dict[int, int]) -> dict[int, tuple[int, int, int | 
         offset = c.integer(view, "byteOffset", ptr)
         length = c.integer(view, "byteLength", ptr, required=True, lo=1)
         stride = c.integer(view, "byteStride", ptr, lo=4, hi=252)
-        if stride is not None and stride % 4:
+        if stride is not None and stride % 4:  # reported; the stride is still used for the bounds, as Khronos does
             c.emit("VALUE_MULTIPLE_OF", f"{ptr}/byteStride", f"byteStride {stride} is not a multiple of 4")
-            stride = None
         c.enum(view, "target", ptr, (34962, 34963))
         if buf is None or length is None or (offset is None and "byteOffset" in view):
             continue
@@ -180,6 +179,15 @@ def _bounds(c: Core, acc: dict[str, Any], ptr: str, values: np.ndarray) -> None:
             if _differs(d, actual[k]):
                 c.emit(code, f"{ptr}/{key}/{k}", f"declared {key} {d!r} does not match the actual {key} "
                                                  f"{actual[k].item()!r}")
+                _out_of_bound(c, key, d, actual[k].item(), f"{ptr}/{key}/{k}")
+
+
+def _out_of_bound(c: Core, key: str, declared: float, actual: float, where: str) -> None:
+    """Data beyond the declared bound (not only a loose bound) is a second error in the Khronos validator."""
+    if key == "min" and actual < declared:
+        c.emit("ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND", where, f"data holds {actual!r}, below the declared min")
+    elif key == "max" and actual > declared:
+        c.emit("ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND", where, f"data holds {actual!r}, above the declared max")
 
 
 def _differs(declared: float, actual: np.generic) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 ERROR, WARNING = 0, 1
 
 CORE_CODES: dict[str, tuple[int, str]] = {
+    "IO_ERROR": (ERROR, "A file the document names (an image) cannot be read."),
     # Schema: JSON types, required properties, ranges, enums
     "TYPE_MISMATCH": (ERROR, "A property has the wrong JSON type."),
     "ARRAY_TYPE_MISMATCH": (ERROR, "An array element has the wrong JSON type."),
@@ -46,6 +47,9 @@ CORE_CODES: dict[str, tuple[int, str]] = {
     # Link: references between objects
     "UNRESOLVED_REFERENCE": (ERROR, "An index points past the end of the array it refers to."),
     "BUFFER_VIEW_TOO_LONG": (ERROR, "A bufferView does not fit in its buffer."),
+    "ACCESSOR_USAGE_OVERRIDE": (ERROR, "One accessor is used for two kinds of data (e.g. vertices and indices)."),
+    "BUFFER_VIEW_TARGET_OVERRIDE": (ERROR, "One bufferView holds two kinds of data, or other data than its "
+                                           "target says."),
     "ACCESSOR_TOO_LONG": (ERROR, "An accessor does not fit in its bufferView."),
     "ACCESSOR_TOTAL_OFFSET_ALIGNMENT": (ERROR, "An accessor's total byte offset is not a multiple of its "
                                                "component size."),
@@ -90,6 +94,8 @@ CORE_CODES: dict[str, tuple[int, str]] = {
     # Data: what the bytes hold
     "ACCESSOR_MIN_MISMATCH": (ERROR, "An accessor's declared min is not the actual minimum of its data."),
     "ACCESSOR_MAX_MISMATCH": (ERROR, "An accessor's declared max is not the actual maximum of its data."),
+    "ACCESSOR_ELEMENT_OUT_OF_MIN_BOUND": (ERROR, "An accessor holds a value below its declared min."),
+    "ACCESSOR_ELEMENT_OUT_OF_MAX_BOUND": (ERROR, "An accessor holds a value above its declared max."),
     "ACCESSOR_INDEX_OOB": (ERROR, "An index is not below the primitive's vertex count."),
     "ACCESSOR_INVALID_FLOAT": (ERROR, "An accessor holds NaN or an infinite number."),
     "ACCESSOR_ANIMATION_INPUT_NEGATIVE": (ERROR, "An animation input time is negative."),

@@ -9,7 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from ..gltf import uris
 from ..gltf.document import Document
+from ..gltf.errors import GltfError
 from ..gltf.layout import COMPONENT_DTYPES, TYPE_COMPONENTS
 from .core_buffers import read_quietly
 from .core_json import Core, accessor_format, as_int, is_number
@@ -120,8 +122,10 @@ def _attributes(c: Core, attrs: dict[str, Any], ptr: str, base: bool) -> dict[st
         if count is not None:
             counts[name] = count
     if base and len(set(counts.values())) > 1:
-        c.emit("MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", ptr, "all attribute accessors of a primitive must have "
-                                                             "the same count")
+        first = next(iter(counts.values()))
+        odd = next(name for name, n in counts.items() if n != first)
+        c.emit("MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", f"{ptr}/{odd}", f"{odd} has {counts[odd]} elements, the "
+                                                                        f"first attribute {first}")
     return counts
 
 
@@ -153,8 +157,7 @@ def _vertex_alignment(c: Core, acc: dict[str, Any], where: str) -> None:
         return
     offset = as_int(view.get("byteOffset", 0) or 0)
     local = as_int(acc.get("byteOffset", 0) or 0)
-    stride = as_int(view.get("byteStride", 0) or 0)
-    if None not in (offset, local, stride) and ((offset + local) % 4 or stride % 4):  # type: ignore[operator]
+    if None not in (offset, local) and (offset + local) % 4:  # type: ignore[operator]
         c.emit("MESH_PRIMITIVE_ACCESSOR_UNALIGNED", where, "vertex attribute data must be aligned to 4 bytes")
 
 
@@ -243,7 +246,7 @@ def _images(c: Core) -> None:
         c.string(image, "uri", ptr)
         c.enum(image, "mimeType", ptr, ("image/jpeg", "image/png"))
         view = c.ref(image, "bufferView", ptr, "bufferViews")
-        has_uri, has_view = "uri" in image, "bufferView" in image
+        has_uri, has_view = image.get("uri").__class__ is str, "bufferView" in image
         if has_uri == has_view:
             c.emit("ONE_OF_MISMATCH", ptr, "exactly one of 'uri' and 'bufferView' must be defined")
         if has_view and "mimeType" not in image:
@@ -256,6 +259,24 @@ def _images(c: Core) -> None:
 
 
 # ---------------------------------------------------------------- data
+
+
+def check_images(c: Core, document: Document) -> None:
+    """Every image file a relative uri names exists beside the document (the loader reads buffers, not images)."""
+    folder = document.path.parent if getattr(document, "path", None) else None
+    images = c.gltf.get("images")
+    if folder is None or images.__class__ is not list:
+        return
+    for i, image in enumerate(images):
+        uri = image.get("uri") if image.__class__ is dict else None
+        if uri.__class__ is not str or uri.startswith("data:"):
+            continue
+        try:
+            missing = not uris.resolve(folder, uri, f"/images/{i}/uri").is_file()
+        except (GltfError, OSError, ValueError):
+            missing = True
+        if missing:
+            c.emit("IO_ERROR", f"/images/{i}/uri", f"image file {uri[:80]!r} cannot be read")
 
 
 def check_data(c: Core, document: Document) -> None:
@@ -276,14 +297,14 @@ def _index_range(c: Core, document: Document, prim: dict[str, Any], ptr: str, ac
         return
     counts = [as_int(accessors[a].get("count")) for a in map(as_int, attrs.values())
               if a is not None and 0 <= a < len(accessors) and accessors[a].__class__ is dict]
-    if not counts or None in counts or accessors[i].__class__ is not dict:
+    if None in counts or accessors[i].__class__ is not dict:
         return
     if accessors[i].get("componentType") not in (5121, 5123, 5125):
         return
     values = read_quietly(document, i)
     if values is None or not len(values):
         return
-    vertices = min(counts)  # type: ignore[type-var]
+    vertices = counts[0] if counts else 0  # the first attribute's count, as the Khronos validator takes it
     over = np.flatnonzero(values[:, 0] >= vertices)
     if len(over):
         k = int(over[0])

@@ -11,6 +11,7 @@ from ..dialects.checks_base import PHYSICS_EXTENSIONS, Checker
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from . import core, semantic
+from .core_codes import CORE_CODES
 from .report import Message, Report
 from .rules import Severity, severity_of
 
@@ -44,6 +45,9 @@ class _Collector:
 
     def has(self, code: str, pointer: str) -> bool:
         return pointer in self._pointers.get(code, ())
+
+    def has_error_at(self, pointer: str) -> bool:
+        return any(code in CORE_CODES and pointer in pointers for code, pointers in self._pointers.items())
 
     def has_error_near(self, pointer: str) -> bool:
         return any(m.severity == Severity.ERROR and _related(m.pointer, pointer) for m in self.messages)
@@ -126,7 +130,8 @@ def _read(document: Document, emit: _Collector, index: ExtIndex) -> Any:
 def _notes(scene: Any, emit: _Collector) -> None:
     """Reader notes (lenient reads such as GEN-3 -1 indices) become messages unless already reported."""
     for note in scene.notes:
-        if not emit.has_related(note.code, note.pointer):
+        # A note the core checks already name (a non-array 'meshes' is TYPE_MISMATCH there) is not repeated.
+        if not emit.has_related(note.code, note.pointer) and not emit.has_error_at(note.pointer):
             emit(note.code, note.pointer, note.message)
 
 
