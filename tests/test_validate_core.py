@@ -5,16 +5,24 @@ same table through the Khronos validator: each row is what it says too.
 
 from __future__ import annotations
 
+import copy
+import json
+import math
+import struct
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from core_docs import as_document, base, mutated, write
+from core_docs import DATA, as_document, base, mutated, write
+from gltf_physics.gltf.document import Document
 from gltf_physics.validate import Severity, validate, validate_file
 from gltf_physics.validate.core_codes import CORE_CODES
 from khronos_batch import khronos_messages
+from mutation import key_paths
 
 E, W = Severity.ERROR, Severity.WARNING
 PBR = "/materials/0/pbrMetallicRoughness"
@@ -258,3 +266,50 @@ def test_khronos_reports_the_same(tmp_path: Path) -> None:
             assert ours < _errors(theirs), case
         else:
             assert ours == _errors(theirs), case
+
+
+def _times_document(times: list[float]) -> Document:
+    """The base with its keyframe times replaced (same byte layout: two floats at byte 44)."""
+    gltf = base()
+    gltf["accessors"][2].update(min=[min(times)], max=[max(times)])
+    data = DATA[:44] + struct.pack("<2f", *times) + DATA[52:]
+    return Document(json=gltf, buffers=[data])
+
+
+def test_keyframe_times_must_increase_and_be_non_negative() -> None:
+    decreasing = {(m.code, m.pointer) for m in validate(_times_document([1.0, 0.5])).messages}
+    assert ("ACCESSOR_ANIMATION_INPUT_NON_INCREASING", "/accessors/2") in decreasing
+    negative = {(m.code, m.pointer) for m in validate(_times_document([-1.0, 0.5])).messages}
+    assert negative == {("ACCESSOR_ANIMATION_INPUT_NEGATIVE", "/accessors/2")}
+
+
+def test_non_finite_float_data_is_an_error() -> None:
+    gltf = base()
+    data = DATA[:52] + struct.pack("<f", math.nan) + DATA[56:]
+    report = validate(Document(json=gltf, buffers=[data]))
+    assert [(m.code, m.pointer) for m in report.messages] == [("ACCESSOR_INVALID_FLOAT", "/accessors/3")]
+
+
+def test_missing_image_file_is_an_io_error(tmp_path: Path) -> None:
+    report = validate_file(write(mutated(put("/images/0/uri", "missing.png")), tmp_path / "a.gltf"))
+    assert [(m.code, m.pointer) for m in report.messages] == [("IO_ERROR", "/images/0/uri")]
+
+
+BAD = [None, True, "x", -1, 10**9, 1.5, math.nan, math.inf, 1e308, 2**63, [], {}, [1, 2], [math.nan] * 4, {"a": 1}]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_core_checks_never_stop_early(data: st.DataObject) -> None:
+    """Any value anywhere in the core JSON: the core checks report it, never crash (no "stopped early")."""
+    gltf = base()
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        paths = key_paths(gltf, tuple(gltf), 8)
+        path = paths[data.draw(st.integers(0, len(paths) - 1), label="path")]
+        holder: Any = gltf
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = copy.deepcopy(data.draw(st.sampled_from(BAD), label="value"))
+    report = validate(as_document(gltf))
+    assert not [m.message for m in report.messages if "stopped early" in m.message]
+    json.dumps(report.to_dict(), default=str)
