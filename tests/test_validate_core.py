@@ -133,6 +133,8 @@ CASES: list[tuple[str, Mut, tuple[str, Severity, str]]] = [
     ("normalized float", put("/accessors/3/normalized", True),
      ("ACCESSOR_NORMALIZED_INVALID", E, "/accessors/3/normalized")),
     ("max length", put("/accessors/0/max", [1, 1]), ("ARRAY_LENGTH_NOT_IN_LIST", E, "/accessors/0/max")),
+    ("integer min out of range", put("/accessors/1/min", [-1]), ("INVALID_GL_VALUE", E, "/accessors/1/min")),
+    ("integer min fractional", put("/accessors/1/min", [0.5]), ("ARRAY_TYPE_MISMATCH", E, "/accessors/1/min")),
     ("POSITION min mismatch", put("/accessors/0/min", [0, 0, -1]), ("ACCESSOR_MIN_MISMATCH", E, "/accessors/0/min/2")),
     ("POSITION max mismatch", put("/accessors/0/max", [1, 2, 0]), ("ACCESSOR_MAX_MISMATCH", E, "/accessors/0/max/1")),
     # meshes and primitives
@@ -189,6 +191,9 @@ CASES: list[tuple[str, Mut, tuple[str, Severity, str]]] = [
     # skins
     ("skin without joints", drop("/skins/0/joints"), ("UNDEFINED_PROPERTY", E, "/skins/0")),
     ("skin joint", put("/skins/0/joints", [9]), ("UNRESOLVED_REFERENCE", E, "/skins/0/joints/0")),
+    ("joints without common root", put("/skins/0/joints", [3, 1]), ("SKIN_NO_COMMON_ROOT", E, "/skins/0/joints")),
+    ("skeleton not a root", put("/skins/0/skeleton", 0), ("SKIN_SKELETON_INVALID", E, "/skins/0/skeleton")),
+    ("skin on a mesh without joints", put("/nodes/0/skin", 0), ("NODE_SKIN_WITH_NON_SKINNED_MESH", E, "/nodes/0")),
     ("skin IBM format", put("/skins/0/inverseBindMatrices", 3),
      ("SKIN_IBM_INVALID_FORMAT", E, "/skins/0/inverseBindMatrices")),
     # cameras
@@ -243,7 +248,8 @@ def test_refused_file_names_the_core_error(tmp_path: Path) -> None:
 PARTIAL = {
     "top-level entry not an object": "Khronos also reports every reference to the non-object node as unresolved "
                                      "and the skin's joints as lacking a common root; we report the entry once",
-    "skin joint": "SKIN_NO_COMMON_ROOT (the joints' common ancestor) is not checked",
+    "skin joint": "Khronos also reports SKIN_NO_COMMON_ROOT for a skin whose only joint is unresolved; we check "
+                  "the roots of resolvable joints only",
 }
 
 

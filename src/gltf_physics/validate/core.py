@@ -32,7 +32,7 @@ def check(gltf: dict[str, Any], emit: Emit, index: ExtIndex | None = None) -> No
     parent = _nodes(c)
     _scenes(c, parent)
     _cameras(c)
-    _skins(c)
+    _skins(c, parent)
     core_buffers.check(c)
     core_meshes.check(c)
     core_animations.check(c)
@@ -154,7 +154,9 @@ def _node(c: Core, node: dict[str, Any], i: int, parent: list[int | None]) -> No
             if value.__class__ is not dict or not c.used.issuperset(value):
                 c.extensions(value, f"/nodes/{i}")
         elif key in ("mesh", "camera", "skin"):
-            c.ref(node, key, f"/nodes/{i}", f"{key}es" if key == "mesh" else f"{key}s")
+            if c.ref(node, key, f"/nodes/{i}", f"{key}es" if key == "mesh" else f"{key}s") is not None \
+                    and key == "skin":
+                _skinned_mesh(c, node, f"/nodes/{i}")
         elif key == "matrix":
             _matrix(c, node, f"/nodes/{i}")
         elif key == "weights":
@@ -252,6 +254,19 @@ def _report_loop(c: Core, parent: list[int | None], start: int) -> None:
             return
 
 
+def _skinned_mesh(c: Core, node: dict[str, Any], ptr: str) -> None:
+    """A node with a skin draws a mesh whose primitives carry JOINTS_0."""
+    mesh = as_int(node.get("mesh"))
+    meshes = c.gltf.get("meshes")
+    if mesh is None or meshes.__class__ is not list or not 0 <= mesh < len(meshes):
+        return
+    prims = meshes[mesh].get("primitives") if meshes[mesh].__class__ is dict else None
+    first = prims[0] if prims.__class__ is list and prims else None
+    attrs = first.get("attributes") if first.__class__ is dict else None
+    if attrs.__class__ is dict and "JOINTS_0" not in attrs:
+        c.emit("NODE_SKIN_WITH_NON_SKINNED_MESH", ptr, f"the node has a skin but mesh {mesh} has no joints data")
+
+
 # ---------------------------------------------------------------- scenes, cameras, skins
 
 
@@ -311,12 +326,13 @@ def _orthographic(c: Core, o: dict[str, Any], ptr: str) -> None:
         c.emit("CAMERA_ZFAR_LEQUAL_ZNEAR", ptr, f"zfar {zfar} must be greater than znear {znear}")
 
 
-def _skins(c: Core) -> None:
+def _skins(c: Core, parent: list[int | None]) -> None:
     accessors = c.gltf.get("accessors")
     for _, ptr, skin in c.objects(c.gltf, "skins", ""):
         c.common(skin, ptr)
         joints = c.refs(skin, "joints", ptr, "nodes", required=True)
-        c.ref(skin, "skeleton", ptr, "nodes")
+        skeleton = c.ref(skin, "skeleton", ptr, "nodes")
+        _skin_roots(c, joints, skeleton, parent, ptr)
         ibm = c.ref(skin, "inverseBindMatrices", ptr, "accessors")
         acc = accessors[ibm] if ibm is not None else None
         if acc.__class__ is not dict:
@@ -328,3 +344,25 @@ def _skins(c: Core) -> None:
         if is_number(count) and count < len(joints):
             c.emit("INVALID_IBM_ACCESSOR_COUNT", where, f"inverseBindMatrices has {count} elements for "
                                                         f"{len(joints)} joints")
+
+
+def _chain(node: int, parent: list[int | None]) -> list[int]:
+    """``node`` and its ancestors up to its root (stops on a loop: NODE_LOOP reports those)."""
+    out, seen = [node], {node}
+    p = parent[node]
+    while p is not None and p not in seen:
+        out.append(p)
+        seen.add(p)
+        p = parent[p]
+    return out
+
+
+def _skin_roots(c: Core, joints: list[int], skeleton: int | None, parent: list[int | None], ptr: str) -> None:
+    """All joints share one root; a skeleton is an ancestor (or itself one) of every joint."""
+    if not joints or len(parent) == 0:
+        return
+    chains = [_chain(j, parent) for j in joints if j < len(parent)]
+    if len({chain[-1] for chain in chains}) > 1:
+        c.emit("SKIN_NO_COMMON_ROOT", f"{ptr}/joints", "the joints do not have a common root")
+    elif skeleton is not None and not all(skeleton in chain for chain in chains):
+        c.emit("SKIN_SKELETON_INVALID", f"{ptr}/skeleton", f"node {skeleton} is not a common root of the joints")

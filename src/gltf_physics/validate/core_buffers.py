@@ -11,10 +11,12 @@ import numpy as np
 from ..gltf.accessors import read_accessor
 from ..gltf.document import Document
 from ..gltf.layout import COMPONENT_DTYPES, TYPE_COMPONENTS, element_size
-from .core_json import Core, as_int
+from .core_json import Core, as_int, is_number
 
 COMPONENT_TYPES = tuple(COMPONENT_DTYPES)
 TYPES = tuple(TYPE_COMPONENTS)
+_INT_RANGES = {ct: (int(np.iinfo(dt).min), int(np.iinfo(dt).max)) for ct, dt in COMPONENT_DTYPES.items()
+               if dt.kind in "iu"}
 _DATA_MIMES = ("application/octet-stream", "application/gltf-buffer")
 
 
@@ -84,7 +86,9 @@ def _accessor(c: Core, acc: dict[str, Any], ptr: str, views: dict[int, tuple[int
     type_ = c.enum(acc, "type", ptr, TYPES, required=True)
     n = TYPE_COMPONENTS.get(type_) if type_ is not None else None
     for key in ("min", "max"):
-        c.numbers(acc, key, ptr, (n,) if n else None)
+        bound = c.numbers(acc, key, ptr, (n,) if n else None)
+        if bound is not None and ctype in _INT_RANGES:
+            _integer_bound(c, bound, f"{ptr}/{key}", ctype)
     sparse = c.sub(acc, "sparse", ptr)
     if sparse is not None:
         _sparse(c, sparse, f"{ptr}/sparse", count)
@@ -93,6 +97,16 @@ def _accessor(c: Core, acc: dict[str, Any], ptr: str, views: dict[int, tuple[int
     if offset is None and "byteOffset" in acc:
         return
     _layout(c, ptr, offset or 0, ctype, type_, count, views[view], view)
+
+
+def _integer_bound(c: Core, bound: list[float], where: str, ctype: int) -> None:
+    """min/max of an integer accessor are integers its component type can hold."""
+    if not all(as_int(v) is not None for v in bound):
+        c.emit("ARRAY_TYPE_MISMATCH", where, "min/max of an integer accessor must hold integers")
+        return
+    lo, hi = _INT_RANGES[ctype]
+    if not all(lo <= v <= hi for v in bound):
+        c.emit("INVALID_GL_VALUE", where, f"a value is outside the range of componentType {ctype} [{lo}, {hi}]")
 
 
 def _layout(c: Core, ptr: str, offset: int, ctype: int, type_: str, count: int,
@@ -170,7 +184,7 @@ def _bounds(c: Core, acc: dict[str, Any], ptr: str, values: np.ndarray) -> None:
     for key, code, actual in (("min", "ACCESSOR_MIN_MISMATCH", values.min(axis=0)),
                               ("max", "ACCESSOR_MAX_MISMATCH", values.max(axis=0))):
         declared = acc.get(key)
-        if declared.__class__ is not list or len(declared) != width:
+        if declared.__class__ is not list or len(declared) != width or not _comparable(declared, values.dtype):
             continue
         for k in range(width):
             d = declared[k]
@@ -180,6 +194,14 @@ def _bounds(c: Core, acc: dict[str, Any], ptr: str, values: np.ndarray) -> None:
                 c.emit(code, f"{ptr}/{key}/{k}", f"declared {key} {d!r} does not match the actual {key} "
                                                  f"{actual[k].item()!r}")
                 _out_of_bound(c, key, d, actual[k].item(), f"{ptr}/{key}/{k}")
+
+
+def _comparable(declared: list[Any], dtype: np.dtype) -> bool:
+    """Declared bounds the JSON pass accepted (integers in range for integer data): only those are compared."""
+    if dtype.kind == "f":
+        return all(is_number(d) for d in declared)
+    info = np.iinfo(dtype)
+    return all(as_int(d) is not None and info.min <= d <= info.max for d in declared)
 
 
 def _out_of_bound(c: Core, key: str, declared: float, actual: float, where: str) -> None:
