@@ -31,13 +31,16 @@ Mut = Callable[[dict[str, Any]], Any]
 
 
 def put(path: str, value: Any) -> Mut:
-    """Set the value at a JSON pointer (creating nothing: the parent must exist)."""
+    """Set the value at a JSON pointer (the parent must exist; one past an array's end appends)."""
     def run(g: dict[str, Any]) -> None:
         *parents, last = path.strip("/").split("/")
         holder: Any = g
         for key in parents:
             holder = holder[int(key)] if isinstance(holder, list) else holder[key]
-        holder[int(last) if isinstance(holder, list) else last] = value
+        if isinstance(holder, list) and int(last) == len(holder):
+            holder.append(value)
+        else:
+            holder[int(last) if isinstance(holder, list) else last] = value
     return run
 
 
@@ -153,6 +156,13 @@ CASES: list[tuple[str, Mut, tuple[str, Severity, str]]] = [
     ("index out of bounds", put("/accessors/0/count", 2), ("ACCESSOR_INDEX_OOB", E, f"{PRIM}/indices")),
     ("unequal counts", put(f"{PRIM}/attributes/TEXCOORD_0", 2),
      ("MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT", E, f"{PRIM}/attributes/TEXCOORD_0")),
+    ("shared vertex view without stride",
+     both(put("/accessors/4", {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}),
+          put(f"{PRIM}/attributes/NORMAL", 4)),
+     ("MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE", E, f"{PRIM}/attributes/NORMAL")),
+    ("normals not unit", both(put("/accessors/4", {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}),
+                              put("/bufferViews/0/byteStride", 12), put(f"{PRIM}/attributes/NORMAL", 4)),
+     ("ACCESSOR_VECTOR3_NON_UNIT", E, f"{PRIM}/attributes/NORMAL")),
     ("accessor used twice", put(f"{PRIM}/attributes/TEXCOORD_0", 2),
      ("ACCESSOR_USAGE_OVERRIDE", E, "/animations/0/samplers/0/input")),
     ("bufferView target", put("/bufferViews/0/target", 34963),

@@ -163,7 +163,11 @@ def check_data(c: Core, document: Document) -> None:
 
 
 def read_quietly(document: Document, i: int) -> np.ndarray | None:
-    """Accessor ``i``'s values, or ``None`` when the JSON checks already report why it cannot be read."""
+    """Accessor ``i``'s values, or ``None`` when the JSON checks already report why it cannot be read, or when
+    it has no data at all (no bufferView, no sparse: implicit zeros the Khronos validator does not inspect)."""
+    acc = document.json["accessors"][i]
+    if "bufferView" not in acc and "sparse" not in acc:
+        return None
     try:
         values = read_accessor(document, i)
     except Exception:  # malformed accessors are reported by the JSON pass; data checks skip them

@@ -67,6 +67,9 @@ CORE_CODES: dict[str, tuple[int, str]] = {
                                                               "byte/short/int SCALAR."),
     "MESH_PRIMITIVE_INDICES_ACCESSOR_WITH_BYTESTRIDE": (ERROR, "An indices accessor's bufferView has a "
                                                                "byteStride."),
+    "MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE": (ERROR, "A bufferView serving several vertex accessors has "
+                                                          "no byteStride."),
+    "ACCESSOR_VECTOR3_NON_UNIT": (ERROR, "A NORMAL vector is not of unit length."),
     "MESH_PRIMITIVE_ACCESSOR_UNALIGNED": (ERROR, "Vertex attribute data is not 4-byte aligned."),
     "MESH_PRIMITIVE_MORPH_TARGET_NO_BASE_ACCESSOR": (ERROR, "A morph target names an attribute its primitive "
                                                             "lacks."),

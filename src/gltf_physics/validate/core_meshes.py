@@ -280,7 +280,7 @@ def check_images(c: Core, document: Document) -> None:
 
 
 def check_data(c: Core, document: Document) -> None:
-    """Every index of an indexed primitive is below its vertex count."""
+    """Every index of an indexed primitive is below its vertex count; normals are unit vectors."""
     meshes, accessors = c.gltf.get("meshes"), c.gltf.get("accessors")
     if meshes.__class__ is not list or accessors.__class__ is not list:
         return
@@ -289,6 +289,28 @@ def check_data(c: Core, document: Document) -> None:
         for p, prim in enumerate(prims if prims.__class__ is list else ()):
             if prim.__class__ is dict:
                 _index_range(c, document, prim, f"/meshes/{m}/primitives/{p}", accessors)
+    _normals(c, document, accessors, set())
+
+
+def _normals(c: Core, document: Document, accessors: list[Any], seen: set[int]) -> None:
+    """NORMAL data is unit length (|1 − length| ≤ 0.00674, the Khronos validator's tolerance)."""
+    for m, mesh in enumerate(c.gltf["meshes"]):
+        prims = mesh.get("primitives") if mesh.__class__ is dict else None
+        for p, prim in enumerate(prims if prims.__class__ is list else ()):
+            attrs = prim.get("attributes") if prim.__class__ is dict else None
+            a = as_int(attrs.get("NORMAL")) if attrs.__class__ is dict else None
+            if a is None or a in seen or not 0 <= a < len(accessors) or accessors[a].__class__ is not dict:
+                continue
+            seen.add(a)
+            if accessor_format(accessors[a]) != ("VEC3", 5126, False):
+                continue
+            values = read_quietly(document, a)
+            if values is None or not len(values) or not np.isfinite(values).all():
+                continue
+            bad = np.flatnonzero(np.abs(np.linalg.norm(values.astype(np.float64), axis=1) - 1.0) > 0.00674)
+            if len(bad):
+                c.emit("ACCESSOR_VECTOR3_NON_UNIT", f"/meshes/{m}/primitives/{p}/attributes/NORMAL",
+                       f"{len(bad)} normals are not of unit length (first at element {int(bad[0])})")
 
 
 def _index_range(c: Core, document: Document, prim: dict[str, Any], ptr: str, accessors: list[Any]) -> None:

@@ -22,6 +22,7 @@ class _Usage:
         self.accessors = acc if acc.__class__ is list else []
         self.views = views if views.__class__ is list else []
         self.acc_use: dict[int, str] = {}
+        self.vertex_views: dict[int, int] = {}  # bufferView → the first vertex accessor read from it
         self.view_use: dict[int, str] = {}
         for v, view in enumerate(self.views):
             target = as_int(view.get("target")) if view.__class__ is dict else None
@@ -36,16 +37,21 @@ class _Usage:
         if first != kind:
             self.c.emit("ACCESSOR_USAGE_OVERRIDE", where, f"accessor {a} is used as {kind} data, first as {first}")
         # Keyframe inputs and outputs may share a bufferView: for views they are one kind of data.
-        self.view(self.accessors[a].get("bufferView"), kind.split()[0], where)
+        v = self.view(self.accessors[a].get("bufferView"), kind.split()[0], where)
+        if kind == "vertex" and v is not None and self.vertex_views.setdefault(v, a) != a \
+                and "byteStride" not in self.views[v]:
+            self.c.emit("MESH_PRIMITIVE_ACCESSOR_WITHOUT_BYTESTRIDE", where, f"bufferView {v} serves several vertex "
+                                                                             "accessors: it must define byteStride")
 
-    def view(self, value: Any, kind: str, where: str) -> None:
+    def view(self, value: Any, kind: str, where: str) -> int | None:
         v = as_int(value)
-        if v is None or not 0 <= v < len(self.views):
-            return
+        if v is None or not 0 <= v < len(self.views) or self.views[v].__class__ is not dict:
+            return None
         first = self.view_use.setdefault(v, kind)
         if first != kind:
             self.c.emit("BUFFER_VIEW_TARGET_OVERRIDE", where, f"bufferView {v} holds {kind} data, first used for "
                                                               f"{first}")
+        return v
 
 
 def check(c: Core) -> None:
