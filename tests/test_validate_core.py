@@ -102,6 +102,7 @@ CASES: list[tuple[str, Mut, tuple[str, Severity, str]]] = [
      ("NODE_MATRIX_TRS", E, "/nodes/0/matrix")),
     ("translation length", put("/nodes/0/translation", [0, 0]),
      ("ARRAY_LENGTH_NOT_IN_LIST", E, "/nodes/0/translation")),
+    ("empty translation", put("/nodes/0/translation", []), ("EMPTY_ENTITY", E, "/nodes/0/translation")),
     ("weights without morphs", put("/nodes/0/weights", [1]), ("NODE_WEIGHTS_INVALID", E, "/nodes/0/weights")),
     # materials (factors' lengths and ranges)
     ("baseColorFactor range", put(f"{PBR}/baseColorFactor", [2, 1, 1, 1]),

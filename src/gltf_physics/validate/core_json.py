@@ -233,12 +233,12 @@ class Core:
         if value.__class__ is not list:
             self.emit("TYPE_MISMATCH", where, f"'{key}' must be an array of numbers, found {_kind(value)}")
             return None
+        if not value:  # an empty array is EMPTY_ENTITY whatever length the property wants, as in Khronos
+            self.emit("EMPTY_ENTITY", where, f"'{key}' must not be empty")
+            return None
         if lengths is not None and len(value) not in lengths:
             self.emit("ARRAY_LENGTH_NOT_IN_LIST", where, f"'{key}' has {len(value)} numbers; valid lengths: "
                                                          f"{list(lengths)}")
-            return None
-        if lengths is None and not value:
-            self.emit("EMPTY_ENTITY", where, f"'{key}' must not be empty")
             return None
         if not all(is_number(v) for v in value):
             self.emit("ARRAY_TYPE_MISMATCH", where, f"'{key}' must hold only numbers")
