@@ -1,4 +1,5 @@
-"""Deterministic mutations of the official .gltf fixtures for the differential core-validation test.
+"""Deterministic mutations of the official fixtures for the differential core-validation test (.gltf, and .glb
+re-packed with their own BIN chunk).
 
 Each seed picks a base fixture and one to two edits of its core JSON (a deleted key, an index pushed out of
 range, a value of the wrong type or range, an array of the wrong length) and writes the result beside
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import FIXTURES, all_fixture_files
+from gltf_physics.gltf import glb
 from mutation import key_paths
 
 CORE_ROOTS = ("asset", "scene", "scenes", "nodes", "meshes", "accessors", "bufferViews", "buffers", "materials",
@@ -27,7 +29,16 @@ BAD_VALUES: list[Any] = [None, True, "x", -1, 0, 1, 2, 10**6, -0.5, 1.5, 2.0, []
 
 
 def _bases() -> list[Path]:
-    return [FIXTURES / r for r in all_fixture_files() if r.endswith(".gltf")]
+    return [FIXTURES / r for r in all_fixture_files()]
+
+
+def _read(base: Path) -> tuple[dict[str, Any], bytes | None]:
+    """The fixture's JSON, and its BIN chunk when it is a GLB."""
+    if base.suffix == ".glb":
+        with open(base, "rb") as stream:
+            json_bytes, bin_chunk = glb.parse(stream, base.stat().st_size)
+        return json.loads(json_bytes), bin_chunk
+    return json.loads(base.read_text(encoding="utf-8")), None
 
 
 def _paths(gltf: dict[str, Any]) -> list[tuple[Any, ...]]:
@@ -75,12 +86,13 @@ def _edit(gltf: dict[str, Any], rng: random.Random) -> None:
 def mutated_documents(count: int, out: Path) -> list[tuple[Path, str]]:
     """``count`` mutated fixtures written under ``out``: (path, base fixture relative path)."""
     bases = _bases()
-    texts = {b: json.loads(b.read_text(encoding="utf-8")) for b in bases}
+    texts = {b: _read(b) for b in bases}
     made = []
     for seed in range(count):
         rng = random.Random(seed)
         base = bases[seed % len(bases)]
-        gltf = copy.deepcopy(texts[base])
+        source, bin_chunk = texts[base]
+        gltf = copy.deepcopy(source)
         for _ in range(rng.choice((1, 1, 2))):
             _edit(gltf, rng)
         folder = out / f"b{seed % len(bases)}"
@@ -89,7 +101,12 @@ def mutated_documents(count: int, out: Path) -> list[tuple[Path, str]]:
             for entry in base.parent.iterdir():
                 if entry.is_file() and entry.suffix not in (".gltf", ".glb"):
                     shutil.copy(entry, folder / entry.name)
-        path = folder / f"m{seed}.gltf"
-        path.write_text(json.dumps(gltf), encoding="utf-8")
+        text = json.dumps(gltf)
+        if base.suffix == ".glb":  # the mutated JSON chunk with the fixture's own BIN chunk
+            path = folder / f"m{seed}.glb"
+            path.write_bytes(b"".join(glb.build(text.encode("utf-8"), bin_chunk)))
+        else:
+            path = folder / f"m{seed}.gltf"
+            path.write_text(text, encoding="utf-8")
         made.append((path, str(base.relative_to(FIXTURES))))
     return made
