@@ -13,13 +13,15 @@ from gltf_physics.gltf.document import Document
 OB, SH, JO = "OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint"
 KHR, KIS = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
 
-# A box mesh: 8 points, 12 triangles (indices count 36); accessor 2 is a 3-point triangle.
+# A box mesh: 8 points, 12 triangles (indices count 36); accessor 2 is a 3-point triangle. The accessors have
+# no bufferView, so their data is zeros: POSITION min/max are the zeros core glTF requires them to declare.
+ZEROS = {"min": [0, 0, 0], "max": [0, 0, 0]}
 MESHES = {
     "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]},
                {"primitives": [{"attributes": {"POSITION": 2}}]}],
-    "accessors": [{"count": 8, "type": "VEC3", "componentType": 5126},
+    "accessors": [{"count": 8, "type": "VEC3", "componentType": 5126, **ZEROS},
                   {"count": 36, "type": "SCALAR", "componentType": 5123},
-                  {"count": 3, "type": "VEC3", "componentType": 5126}],
+                  {"count": 3, "type": "VEC3", "componentType": 5126, **ZEROS}],
 }
 
 

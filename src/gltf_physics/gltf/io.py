@@ -43,6 +43,12 @@ def load(path: PathLike) -> Document:
         raise exc.with_file(str(file)) from None
 
 
+def read_json(path: PathLike) -> Any:
+    """Only the parsed JSON of a ``.gltf``/``.glb`` (no buffers, no bounds checks): what a validator can
+    still check in a file :func:`load` refuses."""
+    return _read_container(Path(path))[0]
+
+
 def save(doc: Document, path: PathLike) -> None:
     """Write ``doc`` as ``.gltf`` or ``.glb`` (by the extension of ``path``), atomically."""
     write_all(plan_save(doc, path))

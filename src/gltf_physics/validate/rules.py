@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from .core_codes import CORE_CODES
+
 
 class Severity(IntEnum):
     """The Khronos glTF-Validator's numbers: the JSON report carries these integers."""
@@ -45,7 +47,6 @@ RULES: dict[str, Rule] = {
     "GLTF-UNREADABLE": _r(E, "The file cannot be loaded (not glTF/GLB, bad JSON, missing buffer)."),
     "GLTF-TYPE": _r(E, "A value has the wrong JSON type (a string where a number is expected…)."),
     "GLTF-NUMBER": _r(E, "A number is NaN or infinite, which JSON cannot carry."),
-    "GLTF-HIERARCHY": _r(E, "The node hierarchy is broken (bad child index, several parents, a cycle)."),
     "GLTF-MESH": _r(E, "A mesh a physics shape uses is malformed (no primitives, bad POSITION/indices "
                        "accessor)."),
     "GLTF-VALUE": _r(W, "A value breaks its official schema (enum, minimum, required key) and no DIGEST rule "
@@ -181,6 +182,10 @@ def rules_markdown() -> str:
 
 
 def severity_of(code: str) -> Severity:
-    """The table severity; an unknown code (a reader note the table lacks) is a warning."""
+    """The table severity (DIGEST rules, then the core glTF codes); an unknown code (a reader note the tables
+    lack) is a warning."""
     rule = RULES.get(code)
-    return rule.severity if rule else W
+    if rule is not None:
+        return rule.severity
+    core = CORE_CODES.get(code)
+    return Severity(core[0]) if core else W
