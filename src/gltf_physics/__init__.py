@@ -35,11 +35,11 @@ def __getattr__(name: str) -> Any:
 
 
 class _Package(types.ModuleType):
-    """The package module: importing the subpackage `gltf_physics.validate` must not shadow the function
-    `gp.validate` (the import system sets the submodule as an attribute of its parent)."""
+    """The package module: importing the subpackages `gltf_physics.validate` and `.batch` must not shadow the
+    functions `gp.validate` and `gp.batch` (the import system sets the submodule as an attribute of its parent)."""
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name == "validate" and isinstance(value, types.ModuleType):
+        if name in ("validate", "batch") and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)
 
