@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from . import batch, convert, info, simulate, validate, view
+from . import batch, convert, info, simulate, sweep, validate, view
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
                   help="Read, validate, convert and simulate physics in glTF files.")
@@ -20,6 +20,7 @@ app.command()(convert.convert)
 app.command()(simulate.simulate)
 app.command()(view.view)
 app.add_typer(batch.app, name="batch")
+app.command()(sweep.sweep)
 
 
 def main() -> None:
