@@ -25,8 +25,10 @@ def open_client(client: Client | None = None, *, workers: int | None = None,
     n = workers or os.cpu_count() or 1
     _quiet()
     # Processes, one thread each: the work is Python (the GIL) and every thread keeps its own runner process.
+    # Workers' log lines (e.g. a heartbeat racing the shutdown) would bury the progress bar and the summary;
+    # what goes wrong with an asset is in its row.
     with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as local:
+                      dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, Client(cluster) as local:
         yield local
 
 
@@ -34,4 +36,4 @@ def _quiet() -> None:
     # A local cluster's start-up and shutdown chatter (INFO/WARNING lines) would bury the progress bar.
     for name in ("distributed", "distributed.worker", "distributed.scheduler", "distributed.nanny",
                  "distributed.core", "distributed.batched", "distributed.comm"):
-        logging.getLogger(name).setLevel(logging.ERROR)
+        logging.getLogger(name).setLevel(logging.CRITICAL)

@@ -112,3 +112,4 @@ def _runner(memory_mb: int) -> Runner:
             runner.kill()
         runner = _local.runner = Runner(memory_mb)
     return runner
+

@@ -70,10 +70,10 @@ def simulate(paths: Paths, duration: Annotated[float, typer.Option(help="Seconds
 
 
 def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, Any]]:
+    _check(args)  # before importing Dask: a usage error should be instant
     from ..batch.run import batch
     from .batch_progress import BatchProgress
 
-    _check(args)
     progress = BatchProgress(command)
     try:
         with progress:
