@@ -13,7 +13,7 @@ from distributed import Client, as_completed
 
 from . import paths as asset_paths
 from .cluster import open_client
-from .isolation import run_isolated
+from .isolation import run_chunk
 from .table import journal_path, json_line, read_journal, read_rows, to_table, write_table
 from .tasks import COMMANDS
 
@@ -65,18 +65,29 @@ def batch(paths: Iterable[str | Path], command: str, client: Client | None = Non
 
 def _run(client: Client, command: str, todo: list[str], timeout: float, memory_mb: int,
          options: dict[str, dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    futures = {client.submit(run_isolated, command, path, options[path], timeout, memory_mb, pure=False): path
-               for path in todo}
+    size = chunk_size(len(todo), _threads(client))
+    chunks = [[(p, options[p]) for p in todo[k:k + size]] for k in range(0, len(todo), size)]
+    futures = {client.submit(run_chunk, command, chunk, timeout, memory_mb, pure=False): chunk for chunk in chunks}
     try:
         for future in as_completed(futures):
-            path = futures[future]
             if future.status == "finished":
-                yield future.result()
-            else:  # the worker itself died (Dask retried it elsewhere, then gave up) or the task was lost
-                yield {"path": path, "status": "failed", "reason": f"worker lost: {future.exception()!r}",
-                       "seconds": None}
+                yield from future.result()
+                continue
+            # The worker itself died (Dask retried the task elsewhere, then gave up) or the task was lost.
+            reason = f"worker lost: {future.exception()!r}"
+            for path, _ in futures[future]:
+                yield {"path": path, "status": "failed", "reason": reason, "seconds": None}
     finally:
         client.cancel(list(futures))
+
+
+def chunk_size(assets: int, threads: int) -> int:
+    """Assets per task: about eight tasks per worker thread (balance and a live progress bar), at most 16."""
+    return max(1, min(16, assets // max(1, 8 * threads)))
+
+
+def _threads(client: Client) -> int:
+    return sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()) or 1
 
 
 def _asset_options(command: str, options: dict[str, Any], todo: list[str]) -> dict[str, dict[str, Any]]:

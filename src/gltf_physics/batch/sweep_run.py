@@ -35,6 +35,12 @@ def check_pointer(pointer: str) -> None:
     pointers.resolve(pointer)
 
 
+def run_chunk(scene: str, chunk: list[tuple[int, dict[str, Any]]], duration: float, rate: float, substeps: int,
+              trace: bool) -> list[dict[str, Any]]:
+    """Several runs in one task (a task costs the scheduler milliseconds; a small run costs less than that)."""
+    return [run(scene, index, values, duration, rate, substeps, trace) for index, values in chunk]
+
+
 def run(scene: str, index: int, values: dict[str, Any], duration: float, rate: float, substeps: int,
         trace: bool) -> dict[str, Any]:
     """Run ``index``: ``nodes``, ``names``, final ``poses`` (B, 7: tx ty tz qx qy qz qw), ``events`` and, with

@@ -67,26 +67,36 @@ def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, clie
 def _ordered(client: Client, scene: str, values: list[dict[str, Any]], duration: float, rate: float,
              substeps: int, trace: bool) -> Iterator[dict[str, Any]]:
     """Results in run order, whatever order the workers finish in."""
+    size = chunk_size(len(values), _threads(client))
+    chunks = [list(enumerate(values))[k:k + size] for k in range(0, len(values), size)]
     pending: dict[int, dict[str, Any]] = {}
     futures = as_completed()
-    submitted = 0
-    next_run = 0
+    submitted = next_run = 0
 
-    def submit_upto(limit: int) -> None:
+    def submit_upto(run: int) -> None:
         nonlocal submitted
-        while submitted < min(limit, len(values)):
-            futures.add(client.submit(sweep_run.run, scene, submitted, values[submitted], duration, rate, substeps,
-                                      trace, pure=False))
+        while submitted < len(chunks) and chunks[submitted][0][0] < run:
+            futures.add(client.submit(sweep_run.run_chunk, scene, chunks[submitted], duration, rate, substeps, trace,
+                                      pure=False))
             submitted += 1
 
     submit_upto(_IN_FLIGHT)
     for future in futures:
-        result = future.result()  # a run's error (e.g. a pointer the scene lacks) stops the sweep, naming it
-        pending[result["run"]] = result
+        for result in future.result():  # a run's error (e.g. a bad value for the scene) stops the sweep
+            pending[result["run"]] = result
         while next_run in pending:
             yield pending.pop(next_run)
             next_run += 1
-            submit_upto(next_run + _IN_FLIGHT)
+        submit_upto(next_run + _IN_FLIGHT)
+
+
+def chunk_size(runs: int, threads: int) -> int:
+    """Runs per task: about eight tasks per worker thread (balance and a live progress bar), at most 64 runs."""
+    return max(1, min(64, runs // max(1, 8 * threads)))
+
+
+def _threads(client: Client) -> int:
+    return sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()) or 1
 
 
 def runs_table(the_plan: Plan, values: list[dict[str, Any]], results: list[dict[str, Any]]) -> pa.Table:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors, out
+from .common import UsageError, clean_errors
 
 
 @clean_errors
@@ -31,13 +31,21 @@ def sweep(
                                                   help="Use this Dask cluster instead.")] = None,
 ) -> None:
     """Run SCENE many times varying glTF Object Model pointers; final poses per (run, body) in one table."""
-    from ..batch.specs import SpecError
-    from ..batch.sweeps import sweep as run_sweep
+    from ..batch.specs import SpecError, plan
+    from ..batch.sweep_run import check_pointer
 
     _check(duration, rate, substeps, runs, workers, scheduler, out_table, trajectories)
     varied = dict(_parse_vary(v) for v in vary)
     if not scene.is_file():
         raise UsageError(f"{scene}: no such file")
+    try:  # before Dask is imported and a cluster started: a typo should be instant
+        plan(varied, runs)
+        for pointer in varied:
+            check_pointer(pointer)
+    except (SpecError, ValueError) as e:
+        raise UsageError(f"{scene}: {e}") from None
+    from ..batch.sweeps import sweep as run_sweep
+
     with _Bar() as bar:
         try:
             table = run_sweep(scene, varied, runs, duration=duration, seed=seed, rate=rate, substeps=substeps,
@@ -45,7 +53,8 @@ def sweep(
                               on_start=bar.start, on_run=bar.advance)
         except (SpecError, ValueError) as e:
             raise UsageError(f"{scene}: {e}") from None
-    out.print(f"{table.num_rows} rows ({len(set(table.column('run').to_pylist()))} runs) written to {out_table}")
+    runs_done = len(set(table.column("run").to_pylist()))
+    sys.stdout.write(f"{table.num_rows} rows ({runs_done} runs) written to {out_table}\n")
 
 
 def _parse_vary(text: str) -> tuple[str, str]:
