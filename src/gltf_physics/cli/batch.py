@@ -9,8 +9,9 @@ import typer
 
 from .common import UsageError, clean_errors, out
 
-app = typer.Typer(no_args_is_help=True, help="Run validate, info, convert or simulate over many assets on Dask "
-                  "(files, folders, globs): one isolated task per asset, one results table.")
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                  help="Run validate, info, convert or simulate over many assets on Dask (files, folders, globs): "
+                  "one isolated task per asset, one results table.")
 
 Paths = Annotated[list[str], typer.Argument(metavar="PATHS", help="Files, folders (recursive) or globs.")]
 Workers = Annotated[int | None, typer.Option(help="Local worker processes (default: the core count).")]
