@@ -141,6 +141,11 @@ def test_cli_usage_errors_are_one_line_exit_2(tmp_path):
     assert (result.returncode, result.stderr) == (2, f"{tmp_path / 'r.csv'}: --out must end in .parquet or .jsonl\n")
     result = cli("batch", "info", str(tmp_path), "--resume")
     assert (result.returncode, result.stderr) == (2, "--resume needs --out (the table to resume)\n")
+    write(tmp_path / "a.gltf", ball())
+    result = cli("batch", "convert", str(tmp_path), "--out-dir", str(tmp_path), "--to", "omi")
+    assert (result.returncode, result.stderr) == (
+        2, f"out_dir {tmp_path} is the input folder: the converted files would overwrite the assets\n")
+    assert not list(tmp_path.glob("*.partial.jsonl"))
 
 
 def free_port() -> int:

@@ -42,14 +42,14 @@ def batch(paths: Iterable[str | Path], command: str, client: Client | None = Non
     out_path = Path(out) if out is not None else None
     kept = _kept_rows(out_path, command, set(assets)) if resume and out_path is not None else {}
     todo = [a for a in assets if a not in kept]
+    per_asset = _asset_options(command, options, todo)
     if on_start is not None:
         on_start(len(todo), len(kept))
     rows = list(kept.values())
     with _journal(out_path, list(kept.values())) as journal:
         if todo:
             with open_client(client, workers=workers, scheduler=scheduler) as dask_client:
-                for row in _run(dask_client, command, todo, timeout, memory_mb, _asset_options(command, options,
-                                                                                               todo)):
+                for row in _run(dask_client, command, todo, timeout, memory_mb, per_asset):
                     row["command"] = command
                     rows.append(row)
                     if journal is not None:
@@ -98,6 +98,8 @@ def _asset_options(command: str, options: dict[str, Any], todo: list[str]) -> di
     if out_dir is None:
         raise ValueError("batch convert needs out_dir (the folder the converted files go to)")
     base = _common_folder(todo)
+    if os.path.abspath(out_dir) == base:
+        raise ValueError(f"out_dir {out_dir} is the input folder: the converted files would overwrite the assets")
     return {p: {"to": options.get("to"), "output": str(Path(out_dir) / os.path.relpath(p, base))} for p in todo}
 
 

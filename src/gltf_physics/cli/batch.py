@@ -84,6 +84,8 @@ def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, A
     except KeyboardInterrupt:
         progress.interrupted(args["out_table"])
         raise typer.Exit(130) from None
+    except ValueError as e:  # a bad option value the library found (e.g. --out-dir over the inputs)
+        raise UsageError(str(e)) from None
     rows = table.to_pylist()
     progress.summary(rows)
     return rows
