@@ -46,21 +46,26 @@ def batch(paths: Iterable[str | Path], command: str, client: Client | None = Non
     if on_start is not None:
         on_start(len(todo), len(kept))
     rows = list(kept.values())
-    with _journal(out_path, list(kept.values())) as journal:
+    with _journal(out_path, rows) as journal:
         if todo:
             with open_client(client, workers=workers, scheduler=scheduler) as dask_client:
                 for row in _run(dask_client, command, todo, timeout, memory_mb, per_asset):
-                    row["command"] = command
-                    rows.append(row)
-                    if journal is not None:
-                        journal.write(json_line(row))
-                        journal.flush()
-                    if on_row is not None:
-                        on_row(row)
+                    rows.append(_record({**row, "command": command}, journal, on_row))
         table = to_table(rows, command)
         if out_path is not None:
             write_table(table, out_path)
     return table
+
+
+def _record(row: dict[str, Any], journal: IO[str] | None,
+            on_row: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
+    """Journal the finished row first (an interruption in ``on_row`` must not lose it), then report it."""
+    if journal is not None:
+        journal.write(json_line(row))
+        journal.flush()
+    if on_row is not None:
+        on_row(row)
+    return row
 
 
 def _run(client: Client, command: str, todo: list[str], timeout: float, memory_mb: int,
