@@ -92,6 +92,27 @@ def test_crash_hang_memory_and_unreadable_fail_alone(client, good_dir, tmp_path)
     assert table.column("path").to_pylist() == sorted(table.column("path").to_pylist())
 
 
+def huge_hull() -> dict:
+    """A hostile size the loader accepts: a convex-hull collider over 20 million vertices (240 MB of zeros, under
+    the loader's 256 MB cap for implicit accessors) — computing its mass properties runs for minutes."""
+    doc = ball()
+    doc["meshes"] = [{"primitives": [{"attributes": {"POSITION": 0}}]}]
+    doc["accessors"] = [{"count": 20_000_000, "type": "VEC3", "componentType": 5126, "min": [0, 0, 0],
+                         "max": [0, 0, 0]}]
+    doc["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"]["collider"] = {
+        "geometry": {"mesh": 0, "convexHull": True}}
+    return doc
+
+
+def test_a_hostile_size_times_out_without_any_hook(client, tmp_path):
+    write(tmp_path / "huge.gltf", huge_hull())
+    write(tmp_path / "small.gltf", ball())
+    rows = batch([tmp_path], "info", client=client, timeout=2).to_pylist()
+    assert [(Path(r["path"]).name, r["status"], r["reason"]) for r in rows] == [
+        ("huge.gltf", "failed", "timed out after 2 s"), ("small.gltf", "ok", None)]
+    assert rows[1]["bodies_dynamic"] == rows[1]["shapes_sphere"] == 1
+
+
 def test_resume_after_an_interrupted_run_does_only_the_rest(client, good_dir, tmp_path):
     out = tmp_path / "results.parquet"
     full = without_seconds(batch([good_dir], "info", client=client).to_pylist())
