@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from conftest import fixture_path
+from gltf_physics.batch.cluster import open_client
 from gltf_physics.batch.paths import expand
 from gltf_physics.batch.run import batch
 from gltf_physics.batch.table import journal_path
@@ -33,8 +34,7 @@ def client():
     previous = os.environ.get("GLTF_PHYSICS_BATCH_FAULTS")
     os.environ["GLTF_PHYSICS_BATCH_FAULTS"] = "1"
     try:
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                      dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+        with open_client(workers=2) as c:
             yield c
     finally:
         if previous is None:

@@ -7,10 +7,10 @@ gravity factor f, after t seconds a free body is at x = x0 + vxÂ·t, y = y0 + vyÂ
 
 from __future__ import annotations
 
-import distributed
 import pyarrow.parquet as pq
 import pytest
 
+from gltf_physics.batch.cluster import open_client
 from gltf_physics.batch.specs import SpecError, parse, plan
 from gltf_physics.batch.sweeps import sweep
 from scale_helpers import MOTION, ball, cli, write
@@ -21,8 +21,7 @@ VELOCITY, FACTOR = f"{MOTION}/linearVelocity", f"{MOTION}/gravityFactor"
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+    with open_client(workers=2) as c:
         yield c
 
 

@@ -27,8 +27,11 @@ def open_client(client: Client | None = None, *, workers: int | None = None,
     # Processes, one thread each: the work is Python (the GIL) and every thread keeps its own runner process.
     # Workers' log lines (e.g. a heartbeat racing the shutdown) would bury the progress bar and the summary;
     # what goes wrong with an asset is in its row.
+    # No dashboard; the scheduler's health/metrics HTTP endpoint still listens, on a free local port rather than
+    # 8787 (taken by any other cluster on the machine, which made Dask warn).
     with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None, silence_logs=logging.CRITICAL) as cluster, Client(cluster) as local:
+                      dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                      silence_logs=logging.CRITICAL) as cluster, Client(cluster) as local:
         yield local
 
 
