@@ -206,3 +206,9 @@ def test_external_scheduler_and_two_workers_equal_the_local_run(client, good_dir
     assert remote_rows == without_seconds(local.to_pylist())
     assert sorted(r["status"] for r in remote_rows) == ["failed"] + ["ok"] * 6
     assert list(runners.values()) == [1, 1]
+
+
+def test_a_memory_limit_too_small_for_the_runner_fails_the_rows_with_the_reason(client, tmp_path):
+    write(tmp_path / "a.gltf", ball())
+    [row] = batch([tmp_path], "validate", client=client, memory_mb=30).to_pylist()
+    assert row["status"] == "failed" and row["reason"].startswith("the runner could not start: "), row

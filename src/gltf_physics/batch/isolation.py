@@ -97,7 +97,11 @@ def run_chunk(command: str, chunk: list[tuple[str, dict[str, Any]]], timeout: fl
 def run_isolated(command: str, path: str, options: dict[str, Any], timeout: float,
                  memory_mb: int) -> dict[str, Any]:
     """The asset's row: ``path``, ``status`` ("ok" or "failed"), ``reason``, ``seconds`` and the figures."""
-    runner = _runner(memory_mb)  # before the clock: a new runner's start-up is not the asset's time
+    try:
+        runner = _runner(memory_mb)  # before the clock: a new runner's start-up is not the asset's time
+    except RunnerDied as e:  # e.g. a memory limit too small for the runner's own imports
+        _local.runner = None
+        return {"path": path, "status": "failed", "reason": f"the runner could not start: {e}", "seconds": 0.0}
     start = time.perf_counter()
     try:
         answer = runner.request({"command": command, "path": path, "options": options}, timeout)

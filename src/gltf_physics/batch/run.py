@@ -78,8 +78,9 @@ def _run(client: Client, command: str, todo: list[str], timeout: float, memory_m
             if future.status == "finished":
                 yield from future.result()
                 continue
-            # The worker itself died (Dask retried the task elsewhere, then gave up) or the task was lost.
-            reason = f"worker lost: {future.exception()!r}"
+            # The worker itself died (Dask retried the task elsewhere, then gave up: KilledWorker), or a bug.
+            error = future.exception()
+            reason = f"{'worker lost' if type(error).__name__ == 'KilledWorker' else 'task failed'}: {error!r}"
             for path, _ in futures[future]:
                 yield {"path": path, "status": "failed", "reason": reason, "seconds": None}
     finally:
