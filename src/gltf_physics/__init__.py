@@ -6,35 +6,48 @@
     gp.to_usd(doc, "scene.usda")        # OpenUSD UsdPhysics (extra: pip install 'gltf-physics[usd]')
     report = gp.validate(doc)           # glTF-Validator-style report
     world = gp.World.from_file("scene.gltf"); world.run(2.0); world.pose(3)
+    table = gp.batch(["assets/"], "validate")   # many files on Dask (extra [scale])
 """
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
 __version__ = "0.1.0"
 
 _LAZY = {
     "load": "api", "save": "api", "convert": "api", "read_scene": "api", "Document": "api",
-    "PhysicsScene": "api", "World": "sim",
+    "PhysicsScene": "api", "World": "sim", "validate": "validate", "batch": "batch", "sweep": "batch",
     # OpenUSD: usd-core (the [usd] extra) is imported only when one of these runs.
     "to_usd": "formats.usd", "from_usd": "formats.usd", "usd_to_gltf": "formats.usd",
 }
 
 
-# Eager, unlike the rest: the subpackage `gltf_physics.validate` would otherwise shadow the function once imported.
-from .validate import validate  # noqa: E402
-
-
 def __getattr__(name: str) -> Any:
-    # Lazy so that `import gltf_physics` stays cheap and never loads the physics engine unasked.
+    # Lazy so that `import gltf_physics` stays cheap (the CLI's start-up) and never loads numpy, the physics
+    # engine or Dask unasked.
     if name in _LAZY:
         import importlib
 
-        module = importlib.import_module(f".{_LAZY[name]}", __name__)
-        return getattr(module, name)
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value  # cached in the module dict, past _Package.__setattr__
+        return value
     raise AttributeError(name)
 
 
-__all__ = ["Document", "PhysicsScene", "World", "__version__", "convert", "from_usd", "load", "read_scene", "save",
-           "to_usd", "usd_to_gltf", "validate"]
+class _Package(types.ModuleType):
+    """The package module: importing the subpackages `gltf_physics.validate` and `.batch` must not shadow the
+    functions `gp.validate` and `gp.batch` (the import system sets the submodule as an attribute of its parent)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("validate", "batch") and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+__all__ = ["Document", "PhysicsScene", "World", "__version__", "batch", "convert", "from_usd", "load", "read_scene",
+           "save", "sweep", "to_usd", "usd_to_gltf", "validate"]

@@ -7,11 +7,19 @@ tracebacks of unexpected errors.
 
 from __future__ import annotations
 
+import os
+
+# Before anything imports numpy: OpenBLAS would start a thread per core at import (~0.13 s CPU on every
+# command, measured by bench/cli.py) for arrays of a few rows; a user's own setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import typer
 
-from . import compare, convert, info, simulate, validate, view
+from . import batch, compare, convert, info, simulate, sweep, validate, view
 
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
+# Plain help text: typer's rich-formatted help imports rich.markdown and markdown-it (~0.1 s CPU), a third of
+# the `--help` start-up budget (issue 14: ≤ 0.25 s).
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Read, validate, convert and simulate physics in glTF files.")
 # Registration order is the order `--help` lists the commands in.
 app.command()(info.info)
@@ -20,6 +28,8 @@ app.command()(convert.convert)
 app.command()(simulate.simulate)
 app.command()(view.view)
 app.command()(compare.compare)
+app.add_typer(batch.app, name="batch")
+app.command()(sweep.sweep)
 
 
 def main() -> None:

@@ -11,9 +11,6 @@ from typing import Any, TypeVar
 import typer
 from rich.console import Console
 
-from ..gltf.errors import GltfError
-from ..sim.errors import SimulationError
-
 out = Console(highlight=False)
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,12 +33,32 @@ def clean_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
-        except (GltfError, UsageError, SimulationError) as e:
-            fail(str(e))
-        except OSError as e:
-            fail(f"{e.filename or ''}: {e.strerror or e}".lstrip(": "))
-        except Exception as e:  # a bug, not bad input: still one line unless debugging
-            if os.environ.get("GLTF_PHYSICS_DEBUG"):
-                raise
-            fail(f"internal error: {type(e).__name__}: {e}")
+        except Exception as e:
+            _report(e)
     return wrapper  # type: ignore[return-value]
+
+
+def _report(e: Exception) -> None:
+    """One line on stderr for an expected failure, or for a bug unless GLTF_PHYSICS_DEBUG is set."""
+    if isinstance(e, _expected_errors()):
+        fail(str(e))
+    if isinstance(e, OSError):
+        fail(f"{e.filename or ''}: {e.strerror or e}".lstrip(": "))
+    if os.environ.get("GLTF_PHYSICS_DEBUG"):
+        raise e
+    fail(f"internal error: {type(e).__name__}: {e}")  # a bug, not bad input: still one line unless debugging
+
+
+def _expected_errors() -> tuple[type[Exception], ...]:
+    """UsageError, and the library's error types of the layers already loaded. Looked up rather than imported:
+    importing them would load numpy (gltf/) or the physics engine (sim/) into every command's start-up, and an
+    error type whose module was never imported cannot have been raised."""
+    found: list[type[Exception]] = [UsageError]
+    for module, name in (("gltf.errors", "GltfError"), ("sim.errors", "SimulationError")):
+        loaded = sys.modules.get(f"{_PACKAGE}.{module}")
+        if loaded is not None:
+            found.append(getattr(loaded, name))
+    return tuple(found)
+
+
+_PACKAGE = __name__.rsplit(".", 2)[0]  # "gltf_physics"

@@ -1,0 +1,42 @@
+"""The Dask client a batch or sweep runs on: the caller's, an existing cluster's, or a local one it starts."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Iterator
+
+from distributed import Client, LocalCluster
+
+
+@contextlib.contextmanager
+def open_client(client: Client | None = None, *, workers: int | None = None,
+                scheduler: str | None = None) -> Iterator[Client]:
+    """``client`` itself if given; else a client of the cluster at ``scheduler`` (``tcp://host:port``); else a
+    local cluster of ``workers`` single-threaded processes (default: the core count), closed on exit."""
+    if client is not None:
+        yield client
+        return
+    if scheduler is not None:
+        with Client(scheduler, timeout="30s") as remote:
+            yield remote
+        return
+    n = workers or os.cpu_count() or 1
+    _quiet()
+    # Processes, one thread each: the work is Python (the GIL) and every thread keeps its own runner process.
+    # Workers' log lines (e.g. a heartbeat racing the shutdown) would bury the progress bar and the summary;
+    # what goes wrong with an asset is in its row.
+    # No dashboard; the scheduler's health/metrics HTTP endpoint still listens, on a free local port rather than
+    # 8787 (taken by any other cluster on the machine, which made Dask warn).
+    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                      silence_logs=logging.CRITICAL) as cluster, Client(cluster) as local:
+        yield local
+
+
+def _quiet() -> None:
+    # A local cluster's start-up and shutdown chatter (INFO/WARNING lines) would bury the progress bar.
+    for name in ("distributed", "distributed.worker", "distributed.scheduler", "distributed.nanny",
+                 "distributed.core", "distributed.batched", "distributed.comm"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)

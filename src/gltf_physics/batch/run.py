@@ -1,0 +1,140 @@
+"""``batch``: one command over many assets on Dask, one isolated task per asset, one table of results."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import pyarrow as pa
+from distributed import Client, as_completed
+
+from . import paths as asset_paths
+from .cluster import open_client
+from .isolation import run_chunk
+from .table import journal_path, json_line, read_journal, read_rows, to_table, write_table
+from .tasks import COMMANDS
+
+DEFAULT_TIMEOUT = 120.0
+DEFAULT_MEMORY_MB = 4096
+
+
+def batch(paths: Iterable[str | Path], command: str, client: Client | None = None, *,
+          workers: int | None = None, scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+          memory_mb: int = DEFAULT_MEMORY_MB, out: str | Path | None = None, resume: bool = False,
+          on_start: Callable[[int, int], None] | None = None,
+          on_row: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> pa.Table:
+    """Run ``command`` (validate, info, convert, simulate) on every asset of ``paths`` and return the table.
+
+    Each asset is one Dask task on ``client`` (else the cluster at ``scheduler``, else a local cluster of
+    ``workers`` processes), run in an isolated process with ``timeout`` seconds and ``memory_mb`` of address
+    space: a crash, hang or memory exhaustion fails that asset's row only. ``options`` are the command's
+    (convert: ``to``, ``out_dir``; simulate: ``duration``, ``rate``, ``substeps``). With ``out`` the table is
+    written there (``.parquet`` or ``.jsonl``); ``resume`` keeps the rows already there (or in the journal of an
+    interrupted run) and runs only the other assets. ``on_start(todo, done)`` is called once, ``on_row(row)``
+    as each asset finishes.
+    """
+    if command not in COMMANDS:
+        raise ValueError(f"unknown batch command {command!r} (one of {', '.join(COMMANDS)})")
+    assets = asset_paths.expand(paths)
+    out_path = Path(out) if out is not None else None
+    kept = _kept_rows(out_path, command, set(assets)) if resume and out_path is not None else {}
+    todo = [a for a in assets if a not in kept]
+    per_asset = _asset_options(command, options, todo)
+    if on_start is not None:
+        on_start(len(todo), len(kept))
+    rows = list(kept.values())
+    with _journal(out_path, rows) as journal:
+        if todo:
+            with open_client(client, workers=workers, scheduler=scheduler) as dask_client:
+                for row in _run(dask_client, command, todo, timeout, memory_mb, per_asset):
+                    rows.append(_record({**row, "command": command}, journal, on_row))
+        table = to_table(rows, command)
+        if out_path is not None:
+            write_table(table, out_path)
+    return table
+
+
+def _record(row: dict[str, Any], journal: IO[str] | None,
+            on_row: Callable[[dict[str, Any]], None] | None) -> dict[str, Any]:
+    """Journal the finished row first (an interruption in ``on_row`` must not lose it), then report it."""
+    if journal is not None:
+        journal.write(json_line(row))
+        journal.flush()
+    if on_row is not None:
+        on_row(row)
+    return row
+
+
+def _run(client: Client, command: str, todo: list[str], timeout: float, memory_mb: int,
+         options: dict[str, dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    size = chunk_size(len(todo), _threads(client))
+    chunks = [[(p, options[p]) for p in todo[k:k + size]] for k in range(0, len(todo), size)]
+    futures = {client.submit(run_chunk, command, chunk, timeout, memory_mb, pure=False): chunk for chunk in chunks}
+    try:
+        for future in as_completed(futures):
+            if future.status == "finished":
+                yield from future.result()
+                continue
+            # The worker itself died (Dask retried the task elsewhere, then gave up: KilledWorker), or a bug.
+            error = future.exception()
+            reason = f"{'worker lost' if type(error).__name__ == 'KilledWorker' else 'task failed'}: {error!r}"
+            for path, _ in futures[future]:
+                yield {"path": path, "status": "failed", "reason": reason, "seconds": None}
+    finally:
+        client.cancel(list(futures))
+
+
+def chunk_size(assets: int, threads: int) -> int:
+    """Assets per task: about eight tasks per worker thread (balance and a live progress bar), at most 16."""
+    return max(1, min(16, assets // max(1, 8 * threads)))
+
+
+def _threads(client: Client) -> int:
+    return sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()) or 1
+
+
+def _asset_options(command: str, options: dict[str, Any], todo: list[str]) -> dict[str, dict[str, Any]]:
+    """Per-asset options; convert gets each asset's output path under ``out_dir``, mirroring the input tree."""
+    if command != "convert":
+        return dict.fromkeys(todo, options)
+    out_dir = options.get("out_dir")
+    if out_dir is None:
+        raise ValueError("batch convert needs out_dir (the folder the converted files go to)")
+    base = _common_folder(todo)
+    if os.path.abspath(out_dir) == base:
+        raise ValueError(f"out_dir {out_dir} is the input folder: the converted files would overwrite the assets")
+    return {p: {"to": options.get("to"), "output": str(Path(out_dir) / os.path.relpath(p, base))} for p in todo}
+
+
+def _common_folder(assets: list[str]) -> str:
+    folders = [os.path.dirname(os.path.abspath(a)) for a in assets]
+    return os.path.commonpath(folders) if folders else "."
+
+
+def _kept_rows(out: Path, command: str, assets: set[str]) -> dict[str, dict[str, Any]]:
+    """Rows of a previous run of ``command`` (the final table, then its journal), by path, among ``assets``."""
+    rows: list[dict[str, Any]] = []
+    if out.exists():
+        rows += read_rows(out)
+    if journal_path(out).exists():
+        rows += read_journal(journal_path(out))
+    return {r["path"]: r for r in rows if r.get("command") == command and r["path"] in assets}
+
+
+@contextlib.contextmanager
+def _journal(out: Path | None, kept: list[dict[str, Any]]) -> Iterator[IO[str] | None]:
+    """The journal beside ``out``, rewritten with the kept rows; removed once the table is written. An
+    interruption (an exception, Ctrl-C) leaves it for ``resume``."""
+    if out is None:
+        yield None
+        return
+    path = journal_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        f.writelines(json_line(r) for r in kept)
+        f.flush()
+        yield f
+    path.unlink()

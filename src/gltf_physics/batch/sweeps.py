@@ -1,0 +1,170 @@
+"""``sweep``: one scene run many times on Dask with parameters varied by glTF Object Model pointers.
+
+Each run is one task; its values are fixed up front from (seed, run index) (:mod:`.specs`), and results are
+assembled in run order, so the tables are byte-identical whatever the worker count. Tables:
+
+- runs: one row per (run, body): ``run``, one column per varied pointer (named by the pointer), ``node``,
+  ``name``, the final world pose ``tx, ty, tz, qx, qy, qz, qw`` and ``events`` (trigger events in the run);
+- trajectories (optional): ``run, time, node, name, tx … qw``, every body at t = 0 and after every step,
+  streamed to Parquet one run (one row group) at a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from distributed import Client, as_completed
+
+from ..gltf.files import Output, write_all
+from . import sweep_run
+from .cluster import open_client
+from .specs import Plan, plan
+from .table import table_bytes
+
+POSE = ["tx", "ty", "tz", "qx", "qy", "qz", "qw"]
+_IN_FLIGHT = 4096  # runs submitted ahead of the one being written: bounds client memory on huge sweeps
+
+
+def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, client: Client | None = None, *,
+          duration: float = 5.0, seed: int = 0, rate: float = 60.0, substeps: int = 1,
+          out: str | Path | None = None, trajectories: str | Path | None = None, workers: int | None = None,
+          scheduler: str | None = None, on_start: Callable[[int], None] | None = None,
+          on_run: Callable[[int], None] | None = None) -> pa.Table:
+    """Run ``scene`` ``runs`` times (default: the grid size) varying each pointer of ``vary`` by its SPEC
+    (``"uniform(0,5)"``, ``"[uniform(0,5),2,0]"``, ``"choice(1,2)"``, ``"grid(0,1,5)"``, ``"normal(0,1)"``,
+    or a constant) and return the runs table; ``out`` writes it (``.parquet`` or ``.jsonl``) and
+    ``trajectories`` streams every run's pose trace to Parquet. Tasks run on ``client`` (else the cluster at
+    ``scheduler``, else a local cluster of ``workers`` processes). ``on_start(runs)`` once, ``on_run(run)`` as
+    each run is written."""
+    the_plan = plan(vary, runs)
+    for pointer in the_plan.pointers:
+        sweep_run.check_pointer(pointer)
+    values = [the_plan.values(seed, r) for r in range(the_plan.runs)]
+    if on_start is not None:
+        on_start(the_plan.runs)
+    results: list[dict[str, Any]] = []
+    with open_client(client, workers=workers, scheduler=scheduler) as dask_client, \
+            _trajectory_writer(trajectories) as write_trajectory:
+        for result in _ordered(dask_client, str(scene), values, duration, rate, substeps, trajectories is not None):
+            if write_trajectory is not None:
+                write_trajectory(result)
+            result.pop("frames", None)
+            results.append(result)
+            if on_run is not None:
+                on_run(result["run"])
+    table = runs_table(the_plan, values, results)
+    if out is not None:
+        write_all([Output(Path(out), [table_bytes(table, Path(out))])])
+    return table
+
+
+def _ordered(client: Client, scene: str, values: list[dict[str, Any]], duration: float, rate: float,
+             substeps: int, trace: bool) -> Iterator[dict[str, Any]]:
+    """Results in run order, whatever order the workers finish in."""
+    size = chunk_size(len(values), _threads(client))
+    chunks = [list(enumerate(values))[k:k + size] for k in range(0, len(values), size)]
+    pending: dict[int, dict[str, Any]] = {}
+    futures = as_completed()
+    submitted = next_run = 0
+
+    def submit_upto(run: int) -> None:
+        nonlocal submitted
+        while submitted < len(chunks) and chunks[submitted][0][0] < run:
+            futures.add(client.submit(sweep_run.run_chunk, scene, chunks[submitted], duration, rate, substeps, trace,
+                                      pure=False))
+            submitted += 1
+
+    submit_upto(_IN_FLIGHT)
+    for future in futures:
+        for result in future.result():  # a run's error (e.g. a bad value for the scene) stops the sweep
+            pending[result["run"]] = result
+        while next_run in pending:
+            yield pending.pop(next_run)
+            next_run += 1
+        submit_upto(next_run + _IN_FLIGHT)
+
+
+def chunk_size(runs: int, threads: int) -> int:
+    """Runs per task: about eight tasks per worker thread (balance and a live progress bar), at most 64 runs."""
+    return max(1, min(64, runs // max(1, 8 * threads)))
+
+
+def _threads(client: Client) -> int:
+    return sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()) or 1
+
+
+def runs_table(the_plan: Plan, values: list[dict[str, Any]], results: list[dict[str, Any]]) -> pa.Table:
+    """One row per (run, body) in run order, bodies in node order."""
+    counts = [len(r["nodes"]) for r in results]
+    columns: dict[str, Any] = {"run": pa.array(np.repeat([r["run"] for r in results], counts), pa.int64())}
+    for pointer in the_plan.pointers:
+        columns[pointer] = pa.array([values[r["run"]][pointer] for r, n in zip(results, counts, strict=True)
+                                     for _ in range(n)])
+    columns["node"] = pa.array(_concat([r["nodes"] for r in results], np.int64), pa.int64())
+    columns["name"] = pa.array([name for r in results for name in r["names"]], pa.string())
+    poses = _concat([r["poses"] for r in results], np.float64).reshape(-1, 7)
+    for k, name in enumerate(POSE):
+        columns[name] = pa.array(poses[:, k], pa.float64())
+    columns["events"] = pa.array(np.repeat([r["events"] for r in results], counts), pa.int64())
+    return pa.table(columns)
+
+
+def trajectory_table(result: dict[str, Any]) -> pa.Table:
+    """A run's trace in long format: a row per (time, body)."""
+    times, frames = result["times"], result["frames"]
+    bodies = len(result["nodes"])
+    columns: dict[str, Any] = {
+        "run": pa.array(np.full(len(times) * bodies, result["run"]), pa.int64()),
+        "time": pa.array(np.repeat(times, bodies), pa.float64()),
+        "node": pa.array(np.tile(result["nodes"], len(times)), pa.int64()),
+        "name": pa.array(result["names"] * len(times), pa.string()),
+    }
+    flat = frames.reshape(-1, 7)
+    for k, name in enumerate(POSE):
+        columns[name] = pa.array(flat[:, k], pa.float64())
+    return pa.table(columns)
+
+
+def _concat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
+    return np.concatenate(parts).astype(dtype) if parts else np.empty(0, dtype)
+
+
+@contextlib.contextmanager
+def _trajectory_writer(path: str | Path | None) -> Iterator[Callable[[dict[str, Any]], None] | None]:
+    """A function streaming one run's trace to ``path`` (Parquet), written to a temporary file then renamed;
+    an interrupted sweep leaves no partial table."""
+    if path is None:
+        yield None
+        return
+    target = Path(path)
+    temp = target.with_name(f".{target.name}.partial")
+    writer: pq.ParquetWriter | None = None
+    try:
+        def write(result: dict[str, Any]) -> None:
+            nonlocal writer
+            table = trajectory_table(result)
+            if writer is None:
+                writer = pq.ParquetWriter(temp, table.schema)
+            writer.write_table(table)
+
+        yield write
+        if writer is None:  # no run at all: still an empty table with the schema
+            writer = pq.ParquetWriter(temp, trajectory_table(_empty_result()).schema)
+        writer.close()
+        temp.replace(target)
+    finally:
+        if temp.exists():
+            if writer is not None:
+                writer.close()
+            temp.unlink()
+
+
+def _empty_result() -> dict[str, Any]:
+    return {"run": 0, "times": np.empty(0), "frames": np.empty((0, 0, 7)), "nodes": np.empty(0, np.int64),
+            "names": []}

@@ -1,0 +1,112 @@
+"""`gltf-physics batch validate|info|convert|simulate PATHS...`: one command over many assets on Dask."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .common import UsageError, clean_errors, out
+
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                  help="Run validate, info, convert or simulate over many assets on Dask (files, folders, globs): "
+                  "one isolated task per asset, one results table.")
+
+Paths = Annotated[list[str], typer.Argument(metavar="PATHS", help="Files, folders (recursive) or globs.")]
+Workers = Annotated[int | None, typer.Option(help="Local worker processes (default: the core count).")]
+Scheduler = Annotated[str | None, typer.Option(metavar="tcp://HOST:PORT", help="Use this Dask cluster instead.")]
+Timeout = Annotated[float, typer.Option(help="Seconds per asset before it is stopped and marked failed.")]
+Memory = Annotated[int, typer.Option("--memory-limit", metavar="MB", help="Memory per asset (0: no limit).")]
+Out = Annotated[Path | None, typer.Option("--out", metavar="RESULTS.parquet|.jsonl",
+                                          help="Write one row per asset here.")]
+Resume = Annotated[bool, typer.Option(help="Keep the rows already in --out (or its journal); run the rest.")]
+
+
+@app.command("validate")
+@clean_errors
+def validate(paths: Paths, workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
+             memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False,
+             strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False) -> None:
+    """Validate every asset: error/warning/info/hint counts and issue codes per row."""
+    rows = _run("validate", locals())
+    invalid = sum(1 for r in rows if r["status"] == "ok" and (r["errors"] or (strict and r["warnings"])))
+    if invalid:
+        out.print(f"{invalid} asset(s) with errors{' or warnings' if strict else ''}")
+    _exit(rows, invalid)
+
+
+@app.command("info")
+@clean_errors
+def info(paths: Paths, workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
+         memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False) -> None:
+    """Counts by kind (bodies by motion, shapes by kind, joints, triggers...) per asset."""
+    _exit(_run("info", locals()))
+
+
+@app.command("convert")
+@clean_errors
+def convert(paths: Paths,
+            out_dir: Annotated[Path, typer.Option(help="Write the converted files here, mirroring the input tree.")],
+            to: Annotated[str | None, typer.Option(help="omi or khr. Without it: lossless re-save.")] = None,
+            workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
+            memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False) -> None:
+    """Convert every asset to the newest OMI or KHR form: output path and losses per row."""
+    if to not in (None, "omi", "khr"):
+        raise UsageError(f"--to must be omi or khr, not {to!r}")
+    _exit(_run("convert", locals(), to=to, out_dir=str(out_dir)))
+
+
+@app.command("simulate")
+@clean_errors
+def simulate(paths: Paths, duration: Annotated[float, typer.Option(help="Seconds to simulate.")] = 5.0,
+             rate: Annotated[float, typer.Option(help="Steps per second.")] = 60.0,
+             substeps: Annotated[int, typer.Option(help="Solver substeps per step.")] = 1,
+             workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
+             memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False) -> None:
+    """Simulate every asset: bodies, steps, largest displacement, lowest/highest body and event count per row."""
+    if not (duration >= 0 and rate > 0 and substeps >= 1):
+        raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
+    _exit(_run("simulate", locals(), duration=duration, rate=rate, substeps=substeps))
+
+
+def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, Any]]:
+    _check(args)  # before importing Dask: a usage error should be instant
+    from ..batch.run import batch
+    from .batch_progress import BatchProgress
+
+    progress = BatchProgress(command)
+    try:
+        with progress:
+            table = batch(args["paths"], command, workers=args["workers"], scheduler=args["scheduler"],
+                          timeout=args["timeout"], memory_mb=args["memory_limit"], out=args["out_table"],
+                          resume=args["resume"], on_start=progress.start, on_row=progress.row, **options)
+    except KeyboardInterrupt:
+        progress.interrupted(args["out_table"])
+        raise typer.Exit(130) from None
+    except ValueError as e:  # a bad option value the library found (e.g. --out-dir over the inputs)
+        raise UsageError(str(e)) from None
+    rows = table.to_pylist()
+    progress.summary(rows)
+    return rows
+
+
+def _check(args: dict[str, Any]) -> None:
+    if args["workers"] is not None and args["workers"] < 1:
+        raise UsageError("--workers must be ≥ 1")
+    if args["workers"] is not None and args["scheduler"] is not None:
+        raise UsageError("--workers and --scheduler exclude each other")
+    if not args["timeout"] > 0:
+        raise UsageError("--timeout must be > 0 seconds")
+    if args["memory_limit"] < 0:
+        raise UsageError("--memory-limit must be ≥ 0 MB")
+    table = args["out_table"]
+    if table is not None and table.suffix.lower() not in (".parquet", ".jsonl"):
+        raise UsageError(f"{table}: --out must end in .parquet or .jsonl")
+    if args["resume"] and table is None:
+        raise UsageError("--resume needs --out (the table to resume)")
+
+
+def _exit(rows: list[dict[str, Any]], also_failing: int = 0) -> None:
+    if also_failing or any(r["status"] != "ok" for r in rows):
+        raise typer.Exit(1)

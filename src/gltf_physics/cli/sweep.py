@@ -1,0 +1,100 @@
+"""`gltf-physics sweep SCENE --vary POINTER=SPEC ... --runs N`: one scene, many runs, varied parameters, on Dask."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .common import UsageError, clean_errors
+
+
+@clean_errors
+def sweep(
+    scene: Annotated[Path, typer.Argument(metavar="SCENE")],
+    vary: Annotated[list[str], typer.Option(
+        metavar="POINTER=SPEC", help="uniform(a,b), normal(mu,sigma), choice(v1,...), grid(a,b,n), a JSON value, "
+        "or a list of these per component, e.g. [uniform(0,5),2,0].")],
+    out_table: Annotated[Path, typer.Option("--out", metavar="RUNS.parquet|.jsonl",
+                                            help="One row per (run, body).")],
+    runs: Annotated[int | None, typer.Option(help="Number of runs (default: the grid size).")] = None,
+    duration: Annotated[float, typer.Option(help="Seconds per run.")] = 5.0,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same tables.")] = 0,
+    rate: Annotated[float, typer.Option(help="Steps per second.")] = 60.0,
+    substeps: Annotated[int, typer.Option(help="Solver substeps per step.")] = 1,
+    trajectories: Annotated[Path | None, typer.Option(
+        metavar="TRAJ.parquet", help="Also write every run's pose trace (long format).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: the core count).")] = None,
+    scheduler: Annotated[str | None, typer.Option(metavar="tcp://HOST:PORT",
+                                                  help="Use this Dask cluster instead.")] = None,
+) -> None:
+    """Run SCENE many times varying glTF Object Model pointers; final poses per (run, body) in one table."""
+    from ..batch.specs import SpecError, plan
+    from ..batch.sweep_run import check_pointer
+
+    _check(duration, rate, substeps, runs, workers, scheduler, out_table, trajectories)
+    varied = dict(_parse_vary(v) for v in vary)
+    if not scene.is_file():
+        raise UsageError(f"{scene}: no such file")
+    try:  # before Dask is imported and a cluster started: a typo should be instant
+        plan(varied, runs)
+        for pointer in varied:
+            check_pointer(pointer)
+    except (SpecError, ValueError) as e:
+        raise UsageError(f"{scene}: {e}") from None
+    from ..batch.sweeps import sweep as run_sweep
+
+    with _Bar() as bar:
+        try:
+            table = run_sweep(scene, varied, runs, duration=duration, seed=seed, rate=rate, substeps=substeps,
+                              out=out_table, trajectories=trajectories, workers=workers, scheduler=scheduler,
+                              on_start=bar.start, on_run=bar.advance)
+        except (SpecError, ValueError) as e:
+            raise UsageError(f"{scene}: {e}") from None
+    runs_done = len(set(table.column("run").to_pylist()))
+    sys.stdout.write(f"{table.num_rows} rows ({runs_done} runs) written to {out_table}\n")
+
+
+def _parse_vary(text: str) -> tuple[str, str]:
+    pointer, sep, spec = text.partition("=")
+    if not sep or not pointer.startswith("/") or not spec:
+        raise UsageError(f"--vary {text!r}: expected POINTER=SPEC, e.g. /nodes/0/.../gravityFactor=uniform(0,2)")
+    return pointer, spec
+
+
+def _check(duration: float, rate: float, substeps: int, runs: int | None, workers: int | None,
+           scheduler: str | None, out_table: Path, trajectories: Path | None) -> None:
+    if not (duration >= 0 and rate > 0 and substeps >= 1):
+        raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
+    if runs is not None and runs < 1:
+        raise UsageError("--runs must be ≥ 1")
+    if workers is not None and (workers < 1 or scheduler is not None):
+        raise UsageError("--workers must be ≥ 1 and excludes --scheduler")
+    if out_table.suffix.lower() not in (".parquet", ".jsonl"):
+        raise UsageError(f"{out_table}: --out must end in .parquet or .jsonl")
+    if trajectories is not None and trajectories.suffix.lower() != ".parquet":
+        raise UsageError(f"{trajectories}: --trajectories must end in .parquet")
+
+
+class _Bar:
+    """A progress bar of runs on stderr (only where someone watches)."""
+
+    def __enter__(self) -> _Bar:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        self.progress = Progress(console=Console(stderr=True), disable=not sys.stderr.isatty())
+        self.progress.__enter__()
+        self.task = self.progress.add_task("sweep", total=None)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.progress.__exit__(*exc)
+
+    def start(self, runs: int) -> None:
+        self.progress.update(self.task, total=runs)
+
+    def advance(self, run: int) -> None:
+        self.progress.advance(self.task)
