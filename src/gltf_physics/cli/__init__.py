@@ -7,12 +7,16 @@ tracebacks of unexpected errors.
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
-from . import convert, info, simulate, validate, view
+from . import common, convert, info, simulate, validate, view
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
-                  help="Read, validate, convert and simulate physics in glTF files.")
+                  help="Read, validate, convert and simulate physics in glTF files "
+                       "(OMI_physics_* and KHR_physics_rigid_bodies, every generation).")
+app.callback()(common.top_level)
 # Registration order is the order `--help` lists the commands in.
 app.command()(info.info)
 app.command()(validate.validate)
@@ -21,9 +25,22 @@ app.command()(simulate.simulate)
 app.command()(view.view)
 
 
-def main() -> None:
-    """Run the command line."""
-    app()
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; a usage error (bad or missing option value) is one line on stderr, exit 2."""
+    from .options import usage_line
+
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        code = typer.main.get_command(app).main(args=args, prog_name="gltf-physics", standalone_mode=False)
+    except common.ClickUsageError as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # bare `gltf-physics`: the help, as click shows it
+            e.show()
+            raise SystemExit(0) from None
+        sys.stderr.write(usage_line(e, args) + "\n")
+        raise SystemExit(2) from None
+    except typer.Abort:
+        raise SystemExit(130) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
 
 
 __all__ = ["app", "main"]

@@ -11,7 +11,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from .common import UsageError, clean_errors
+from .common import UsageError, clean_errors, out
+from .options import at_least, suffix
 
 
 @clean_errors
@@ -21,7 +22,8 @@ def simulate(
     duration: Annotated[float, typer.Option(help="Seconds to simulate.")] = 5.0,
     rate: Annotated[float, typer.Option(help="Steps per second.")] = 60.0,
     substeps: Annotated[int, typer.Option(help="Solver substeps per step.")] = 1,
-    gravity: Annotated[tuple[float, float, float] | None, typer.Option(help="Override gravity (m/s²).")] = None,
+    gravity: Annotated[tuple[float, float, float] | None, typer.Option(
+        metavar="X Y Z", help="Override gravity (m/s²), e.g. --gravity 0 -1.62 0.")] = None,
     bake_run: Annotated[bool, typer.Option("--bake", help="With -o: add the run as an animation.")] = False,
     trace: Annotated[Path | None, typer.Option(help="Write body poses per step (CSV).")] = None,
     events: Annotated[Path | None, typer.Option(help="Write trigger events (JSON lines).")] = None,
@@ -29,17 +31,22 @@ def simulate(
                                                    help="Set a glTF Object Model property before the run.")] = None,
     inputs: Annotated[Path | None, typer.Option(
         metavar="FILE.json", help='Timed changes: [{"time": s, "pointer": "/...", "value": ...}].')] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
-    """Simulate a scene on Rapier: final pose or baked animation, pose trace, trigger events."""
+    """Simulate a scene on Rapier: final pose or baked animation, pose trace, trigger events.
+
+    Example: gltf-physics simulate examples/tumbling_boxes.gltf --duration 3 --trace trace.csv --events events.jsonl
+    """
     from ..api import load, read_scene, save
     from ..sim import World, bake, write_events, write_final_pose, write_trace
 
-    if not (duration >= 0 and rate > 0 and substeps >= 1):
-        raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
+    at_least("--duration", duration, 0, "the run's length in seconds")
+    at_least("--rate", rate, 0, "the step rate in Hz", strictly=True)
+    at_least("--substeps", substeps, 1, "the number of solver substeps")
     if bake_run and output is None:
         raise UsageError("--bake needs -o OUT")
-    if output is not None and output.suffix.lower() not in (".gltf", ".glb"):
-        raise UsageError(f"{output}: OUT must end in .gltf or .glb")
+    if output is not None:
+        suffix("-o", output, [".gltf", ".glb"], "the output")
     assignments = [_parse_set(s) for s in sets or []]
     schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
@@ -56,6 +63,11 @@ def simulate(
         write_events(world.events(), events)
     if output is not None:
         save(bake(world.recording, doc) if bake_run else write_final_pose(world, doc), output)
+    if not quiet:
+        from .messages import simulate_summary
+
+        for line in simulate_summary(src, world.scene, world, [output, trace, events]):
+            out.print(line)
 
 
 def _parse_set(text: str) -> tuple[str, Any]:

@@ -22,7 +22,7 @@ import numpy as np
 from ..dialects import pointers
 from ..model import PhysicsScene
 from ..model.mass import MeshSource
-from .errors import SimulationError
+from .errors import SimulationError, value_reason
 from .rapier.controllers import CONTROLLED, node_matrix, set_controlled
 from .rapier.world import RapierWorld
 from .recording import Recording
@@ -113,7 +113,7 @@ class World:
             e.pointer = pointer
             raise
         except (ValueError, KeyError, IndexError, TypeError) as e:
-            raise SimulationError(str(e).strip("'\""), pointer=pointer) from None
+            raise SimulationError(value_reason(e, value), pointer=pointer) from None
 
     def _set_joint(self, target: pointers.Target, value: Any) -> None:
         driver = self.engine.joints
