@@ -75,7 +75,9 @@ def view_summary(target: Path, scene: Any, bake: dict[str, Any] | None, src: Pat
     """The line `view` prints: the page or picture written, and the run it carries."""
     lines = [] if has_physics(scene) else [f"{src}: {NO_PHYSICS}; the page shows the meshes only"]
     if bake is None:
-        lines.append(f"wrote {target} (no run: --simulate S embeds one)")
+        still = not any(b.motion.type.value != "static" for b in scene.bodies)
+        lines.append(f"wrote {target} (no run: " + ("nothing in the scene moves)" if still else
+                                                    "--simulate S embeds one)"))
         return lines
     steps = bake["frames"] - 1
     seconds = steps / bake["rate"]

@@ -41,7 +41,8 @@ def view(
         suffix("--png", png, [".png"], "the preview (a PNG picture)")
     doc = load(src)
     scene = read_scene(doc)
-    seconds = bake.natural_length(scene) if simulate is None else simulate
+    # By default a run is embedded, unless nothing in the scene can move (no dynamic or kinematic body).
+    seconds = (bake.natural_length(scene) if bake.moving_bodies(scene) else 0.0) if simulate is None else simulate
     run = bake.record(scene, seconds) if seconds > 0 else None
     target = png if png is not None else out_page or src.with_suffix(".html")
     if png is not None:

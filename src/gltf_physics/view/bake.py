@@ -41,11 +41,16 @@ def natural_length(scene: PhysicsScene, *, rate: float = DEFAULT_RATE) -> float:
     """How long `view` simulates when not told: 5 s, or the file's first animation clip if longer (up to 20 s),
     shortened for huge scenes so the page stays small (at most 120 000 body poses; at least one step)."""
     seconds = max(DEFAULT_SECONDS, min(_clip_length(scene), LONGEST_CLIP))
-    moving = sum(1 for b in scene.bodies if b.motion.type.value != "static")
+    moving = moving_bodies(scene)
     if moving:
         budget = math.floor(BODY_FRAMES / moving / rate * 10) / 10  # whole tenths of a second
         seconds = min(seconds, max(budget, 1.0 / rate))
     return seconds
+
+
+def moving_bodies(scene: PhysicsScene) -> int:
+    """How many bodies a run moves (dynamic and kinematic ones)."""
+    return sum(1 for b in scene.bodies if b.motion.type.value != "static")
 
 
 def _clip_length(scene: PhysicsScene) -> float:
