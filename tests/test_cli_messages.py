@@ -209,3 +209,19 @@ def test_piped_output_never_breaks_a_long_file_name(tmp_path: Path) -> None:
                         "--trace", str(deep.with_suffix(".csv"))], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[1] == f"wrote {deep.with_suffix('.csv')}"  # one line, well over 80 columns
+
+
+# -- item 5, Python side: the World facade names what is wrong ----------------------------------------------
+
+def test_world_run_refuses_negative_time_and_from_file_lists_its_options() -> None:
+    import gltf_physics as gp
+
+    world = gp.World.from_file(EXAMPLE)
+    with pytest.raises(ValueError) as bad_time:
+        world.run(-1)
+    assert str(bad_time.value) == "World.run: seconds must be a finite number ≥ 0, not -1"
+    assert world.step_count == 0
+    with pytest.raises(TypeError) as bad_option:
+        gp.World.from_file(EXAMPLE, rat=60)
+    assert str(bad_option.value) == ("World.from_file() has no option 'rat'; its options are rate, substeps, "
+                                     "gravity, density, record, mesh_source, threads")

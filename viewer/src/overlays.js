@@ -195,7 +195,7 @@ export class Overlays {
 
   buildGravity(f) {
     const group = new THREE.Group();
-    const size = this.data.markerSize * 3;
+    let size = this.data.markerSize * 3;
     const sign = f.gravity < 0 ? -1 : 1; // negative gravity repels (DIGEST §11)
     const add = (from, pull) => { // `pull`: where an attracting field pulls a body at `from`
       const p = pull.clone().normalize();
@@ -237,6 +237,7 @@ export class Overlays {
         group.add(segments(g, COLOURS.gravity));
         g.computeBoundingBox();
         const box = g.boundingBox;
+        size = Math.max(size, box.getSize(v()).length() * 0.12); // arrows to the volume's scale
         // One arrow onto each face of the shape's bounds: shaped gravity pulls toward the nearest surface.
         for (let axis = 0; axis < 3; axis += 1) {
           for (const [end, out] of [[box.min, -1], [box.max, 1]]) {
