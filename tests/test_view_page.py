@@ -212,8 +212,9 @@ def test_missing_bundle_is_one_clear_line(monkeypatch):
     monkeypatch.setattr(page, "BUNDLE", ("viewer_dist", "no-such-file.js"))
     with pytest.raises(page.ViewerNotBuilt) as e:
         page.viewer_bundle()
-    assert str(e.value) == ("the viewer is not built (viewer_dist/no-such-file.js missing): "
-                            "run `cd viewer && npm ci && npm run build`")
+    assert str(e.value) == ("the viewer is not built (viewer_dist/no-such-file.js missing): install Node.js "
+                            "with npm and reinstall gltf-physics, or in a checkout run "
+                            "`cd viewer && npm ci && npm run build`")
 
 
 def test_bundle_is_inlinable():

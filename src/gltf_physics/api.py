@@ -19,12 +19,24 @@ __all__ = ["Document", "PhysicsScene", "convert", "load", "read_scene", "save", 
 
 
 def load(path: str | Path) -> Document:
-    """Load a .gltf or .glb; raises GltfError (with file and JSON pointer or byte offset) on bad input."""
+    """Load a .gltf or .glb as a :class:`Document`: its plain JSON dict (``doc.json``) and binary buffers.
+
+    Raises GltfError (naming the file and the JSON pointer or byte offset) on bad or unsafe input.
+
+    Example:
+        >>> doc = gp.load("examples/tumbling_boxes.gltf")
+        >>> doc.json["asset"]["version"], doc.json["nodes"][1]["name"]
+        ('2.0', 'BoxA')
+    """
     return _load(Path(path))
 
 
 def save(doc: Document, path: str | Path) -> None:
-    """Save atomically as .gltf or .glb (by extension); load → save is lossless."""
+    """Save a :class:`Document` as .gltf or .glb (by the path's extension), atomically; load → save is lossless.
+
+    Example:
+        >>> gp.save(gp.load("examples/tumbling_boxes.gltf"), "boxes.glb")  # the same scene as one .glb
+    """
     _save(doc, Path(path))
 
 
@@ -34,6 +46,11 @@ def convert(doc: Document, to: Literal["omi", "khr"]) -> tuple[Document, list[di
     The losses start with what the reader accepted leniently (invalid or ambiguous input it had to settle,
     e.g. a motion without a type read as dynamic): the output commits to that reading. Each entry is
     ``{"code", "pointer", "message"}`` with ``code`` a DIGEST rule id and ``pointer`` into the input.
+
+    Example:
+        >>> newest, losses = gp.convert(gp.load("JointTypes.glb"), to="omi")  # the KHR sample asset
+        >>> sorted({loss["code"] for loss in losses})
+        ['D-14', 'JOINT-2', 'JOINT-3']
     """
     scene = read_scene(doc)
     out, losses = write_scene(scene, doc, to)
@@ -44,7 +61,12 @@ def convert(doc: Document, to: Literal["omi", "khr"]) -> tuple[Document, list[di
 
 def write_loss_report(path: str | Path, source: str | Path, target: str | None,
                       losses: list[dict[str, str]]) -> None:
-    """The conversion loss report as JSON ``{"source", "target", "losses"}``, written atomically."""
+    """Write the conversion loss report as JSON ``{"source", "target", "losses"}``, atomically.
+
+    Example:
+        >>> newest, losses = gp.convert(doc, to="khr")
+        >>> write_loss_report("losses.json", source="scene.glb", target="khr", losses=losses)
+    """
     write_all([loss_report_output(path, source, target, losses)])
 
 

@@ -17,7 +17,9 @@ DENSITY = 1000.0  # kg/m³, body_mass_properties' default: what `info` has alway
 
 
 def summarize(doc: Document, scene: PhysicsScene) -> dict[str, Any]:
-    """A JSON-ready summary; counts are plain integers, infinities are the string "inf"."""
+    """A JSON-ready summary; counts are plain integers, infinities are the string "inf".
+
+    Static bodies' rows carry no mass, centre of mass or inertia: they never move, whatever the file says."""
     shapes = Counter(shape_kind(c.shape) for c in scene.colliders)
     shapes.update(shape_kind(t.shape) for t in scene.triggers if t.shape is not None)
     used, nodes = _array(doc.json, "extensionsUsed"), _array(doc.json, "nodes")
@@ -69,6 +71,9 @@ def _body_rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
         name = nodes[body.node].get("name") if isinstance(nodes[body.node], dict) else None
         row: dict[str, Any] = {"node": body.node, "name": name if isinstance(name, str) else None,
                                "motion": body.motion.type.value}
+        if body.motion.type.value == "static":  # immovable: a mass or inertia would only mislead
+            rows.append(row)
+            continue
         try:
             with np.errstate(all="ignore"):  # non-finite sizes give "nan" in the row, not warnings on stderr
                 mp = body_mass_properties(scene, body, DENSITY, mesh_source, world=world,

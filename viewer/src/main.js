@@ -7,6 +7,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { Overlays } from './overlays.js';
 import { buildBar, buildLayout, buildSide } from './panel.js';
 import { Bake, triggerState } from './playback.js';
+import { Follower, frame, ground, light, reflect, sceneBounds, screenPosition } from './stage.js';
 
 const FLASH_SECONDS = 0.3; // how long a trigger stays lit after an event, so one-step overlaps are seen
 
@@ -18,6 +19,10 @@ const state = {
   wheelOverlays: 0,
   thrusterOverlays: 0,
   gravityOverlays: 0,
+  gravityArrows: 0,
+  seatOverlays: 0,
+  grid: false,
+  followedNode: null,
   time: 0,
   duration: 0,
   playing: true,
@@ -60,26 +65,6 @@ function nodeMap(gltf, overlay, worldRoot) {
   };
 }
 
-function frameCamera(camera, controls, scene) {
-  scene.updateMatrixWorld(true);
-  const box = new THREE.Box3();
-  scene.traverse((o) => {
-    // Infinite planes are drawn as a finite patch; leave them out so the bodies fill the view.
-    if (o.userData && o.userData.unbounded) return;
-    if (o.isMesh || o.isLine || o.isLineSegments) box.expandByObject(o, false);
-  });
-  if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
-  const centre = box.getCenter(new THREE.Vector3());
-  const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 0.5);
-  const dist = radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2));
-  camera.position.copy(centre).add(new THREE.Vector3(0.6, 0.5, 1).normalize().multiplyScalar(dist));
-  camera.near = dist / 1000;
-  camera.far = dist * 100;
-  camera.updateProjectionMatrix();
-  controls.target.copy(centre);
-  controls.update();
-}
-
 class Player {
   constructor(duration) {
     this.duration = duration;
@@ -113,15 +98,13 @@ async function main() {
   view.append(renderer.domElement);
   const scene = new THREE.Scene();
   scene.background = new THREE.Color(0x2a2d33);
-  scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 2.0));
-  const sun = new THREE.DirectionalLight(0xffffff, 2.0);
-  sun.position.set(3, 10, 6);
-  scene.add(sun);
+  const sun = light(renderer, scene);
   const camera = new THREE.PerspectiveCamera(50, view.clientWidth / view.clientHeight, 0.01, 1000);
   const controls = new OrbitControls(camera, renderer.domElement);
 
   const gltf = await parseGltf(data.gltf);
   scene.add(gltf.scene);
+  state.reflectiveMaterials = reflect(gltf.scene);
   const worldRoot = new THREE.Group(); // overlays in world space, and placeholders of nodes outside the scene
   scene.add(worldRoot);
   const nodeObject = nodeMap(gltf, data.overlay, worldRoot);
@@ -134,6 +117,8 @@ async function main() {
   state.wheelOverlays = overlays.wheels.length;
   state.thrusterOverlays = overlays.thrusters.length;
   state.gravityOverlays = overlays.gravity.length;
+  state.gravityArrows = overlays.gravityArrows;
+  state.seatOverlays = overlays.seats.length;
   for (const c of overlays.colliders) {
     if (c.shape.type === 'plane' && (c.shape.sizeX == null || c.shape.sizeZ == null)) {
       c.object.userData.unbounded = true;
@@ -153,6 +138,8 @@ async function main() {
   highlightBox.visible = false;
   highlightBox.material.depthTest = false;
   scene.add(highlightBox);
+  const follower = new Follower(camera, controls);
+  const bodyNodes = new Set((data.overlay.bodies || []).map((b) => b.node));
   const actions = {
     highlight(node) {
       highlight = node;
@@ -164,9 +151,17 @@ async function main() {
       }
     },
     seek(t) { player.seek(t); },
+    // Follow the highlighted body (or stop following); returns whether the camera now follows one.
+    toggleFollow() {
+      if (follower.node != null || highlight == null || !bodyNodes.has(highlight)) follower.stop();
+      else follower.follow(highlight, nodeObject(highlight));
+      state.followedNode = follower.node;
+      return follower.node != null;
+    },
+    canFollow: () => highlight != null && bodyNodes.has(highlight),
   };
   buildSide(side, data, actions);
-  const barUi = buildBar(bar, player);
+  const barUi = buildBar(bar, player, actions);
   // Size the canvas to the view once the panel and bar have taken their room, and whenever it changes.
   const fit = () => {
     const w = Math.max(view.clientWidth, 1);
@@ -192,6 +187,14 @@ async function main() {
     // World positions, for tests and the console: a node's object and a collider overlay.
     nodeWorldPosition: (n) => nodeObject(n).getWorldPosition(new THREE.Vector3()).toArray(),
     colliderWorldPosition: (i) => overlays.colliders[i].object.getWorldPosition(new THREE.Vector3()).toArray(),
+    // Canvas pixels (x, y from the top left) and depth of a node's origin as last drawn.
+    nodeScreenPosition: (n) => screenPosition(camera, renderer.domElement,
+      nodeObject(n).getWorldPosition(new THREE.Vector3())),
+    follow: (n) => {
+      if (n == null) follower.stop();
+      else { actions.highlight(n); follower.follow(n, nodeObject(n)); }
+      state.followedNode = follower.node;
+    },
   });
 
   const show = () => {
@@ -206,7 +209,9 @@ async function main() {
     state.firedEvents = events.filter((e) => e.time <= player.time).length;
   };
   show();
-  frameCamera(camera, controls, scene);
+  const bounds = sceneBounds(scene);
+  state.grid = !!ground(scene, bounds, sun);
+  frame(camera, controls, bounds);
 
   let last = performance.now();
   const loop = (now) => {
@@ -214,6 +219,7 @@ async function main() {
     player.advance(Math.min(Math.max((now - last) / 1000, 0), 0.1));
     last = now;
     show();
+    follower.update();
     controls.update();
     renderer.render(scene, camera);
     state.framesRendered += 1;

@@ -14,6 +14,7 @@ export const COLOURS = {
   wheel: 0xe8e8e8,
   thruster: 0xff5252,
   gravity: 0xb388ff,
+  seat: 0x4dd0e1,
   highlight: 0xffffff,
 };
 
@@ -103,6 +104,8 @@ export class Overlays {
     this.wheels = [];
     this.thrusters = [];
     this.gravity = [];
+    this.gravityArrows = 0; // direction arrows drawn for all gravity volumes
+    this.seats = [];
     this.rigid = []; // RigidAttachment list updated every frame
     this.byNode = new Map(); // node → overlay objects, for highlighting
   }
@@ -119,6 +122,7 @@ export class Overlays {
     this.data.wheels.forEach((w) => this.buildWheel(w));
     this.data.thrusters.forEach((t) => this.buildThruster(t));
     this.data.gravity.forEach((g) => this.buildGravity(g));
+    (this.data.seats || []).forEach((s) => this.buildSeat(s));
   }
 
   async buildCollider(c) {
@@ -150,9 +154,21 @@ export class Overlays {
     line.renderOrder = 12;
     line.frustumCulled = false;
     group.add(line);
+    // Arms from each anchor to its body's origin: pivot to bob, so a pendulum reads as one.
+    const arms = ['a', 'b'].map((side) => {
+      if (j[side].body == null) return null;
+      const arm = new THREE.Line(new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(), new THREE.Vector3()]),
+        lineMaterial(COLOURS.joint));
+      arm.material.opacity = 0.6;
+      arm.renderOrder = 12;
+      arm.frustumCulled = false;
+      arm.name = `joint-arm:${j.node}:${side}`;
+      group.add(arm);
+      return { line: arm, host: this.nodeObject(j[side].body) };
+    });
     group.name = `joint:${j.node}`;
     this.worldRoot.add(group);
-    this.joints.push({ ...j, object: group, ends: group.children.slice(0, 2), connector: line });
+    this.joints.push({ ...j, object: group, ends: group.children.slice(0, 2), connector: line, arms });
   }
 
   buildWheel(w) {
@@ -179,32 +195,75 @@ export class Overlays {
 
   buildGravity(f) {
     const group = new THREE.Group();
-    const size = this.data.markerSize * 3;
-    const down = new THREE.Vector3(...f.direction);
+    let size = this.data.markerSize * 3;
     const sign = f.gravity < 0 ? -1 : 1; // negative gravity repels (DIGEST §11)
+    const add = (from, pull) => { // `pull`: where an attracting field pulls a body at `from`
+      const p = pull.clone().normalize();
+      const length = size * 0.8;
+      if (sign > 0) group.add(arrow(from, p, length, COLOURS.gravity));
+      else group.add(arrow(from.clone().add(p.clone().multiplyScalar(length)), p.negate(), length, COLOURS.gravity));
+      this.gravityArrows += 1;
+    };
+    const v = (x = 0, y = 0, z = 0) => new THREE.Vector3(x, y, z);
     if (f.type === 'directional') {
-      group.add(arrow(new THREE.Vector3(), down.multiplyScalar(sign), size, COLOURS.gravity));
+      add(v(), v(...f.direction));
     } else if (f.type === 'point') {
       for (const d of [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]) {
-        const dir = new THREE.Vector3(...d);
-        const from = sign > 0 ? dir.clone().multiplyScalar(size) : new THREE.Vector3();
-        group.add(arrow(from, dir.multiplyScalar(-sign), size * 0.8, COLOURS.gravity));
+        const at = v(...d).multiplyScalar(size);
+        add(at, at.clone().negate());
       }
     } else if (f.type === 'disc' || f.type === 'torus') {
-      // Disc: filled circle in local XZ; torus: its edge (DIGEST §7).
-      const circle = new THREE.EllipseCurve(0, 0, f.radius, f.radius).getPoints(48)
-        .map((p) => [p.x, 0, p.y]);
+      // Disc: filled circle in local XZ, pulling toward its plane; torus: its ring, pulling toward it (DIGEST §7).
+      const r = f.radius;
+      const circle = new THREE.EllipseCurve(0, 0, r, r).getPoints(48).map((p) => [p.x, 0, p.y]);
       group.add(polyline(circle, COLOURS.gravity));
-      if (f.type === 'disc') group.add(polyline([[-f.radius, 0, 0], [f.radius, 0, 0]], COLOURS.gravity));
+      if (f.type === 'disc') {
+        group.add(polyline([[-r, 0, 0], [r, 0, 0]], COLOURS.gravity));
+        for (const x of [-r / 2, r / 2]) { add(v(x, size, 0), v(0, -1, 0)); add(v(x, -size, 0), v(0, 1, 0)); }
+      } else {
+        for (const x of [-r, r]) { add(v(x, size, 0), v(0, -1, 0)); add(v(x * 1.6, 0, 0), v(-Math.sign(x), 0, 0)); }
+      }
     } else if (f.type === 'line' && f.points.length >= 2) {
       group.add(polyline(f.points, COLOURS.gravity));
+      for (let i = 0; i + 1 < f.points.length; i += 1) {
+        const mid = v(...f.points[i]).add(v(...f.points[i + 1])).multiplyScalar(0.5);
+        const along = v(...f.points[i + 1]).sub(v(...f.points[i]));
+        const side = Math.abs(along.y) < 0.9 * along.length() ? v(0, 1, 0) : v(1, 0, 0);
+        add(mid.clone().add(side.clone().multiplyScalar(size)), side.clone().negate());
+      }
     } else if (f.type === 'shaped' && f.shape) {
       const g = shapeGeometry(f.shape);
-      if (g) group.add(segments(g, COLOURS.gravity));
+      if (g) {
+        group.add(segments(g, COLOURS.gravity));
+        g.computeBoundingBox();
+        const box = g.boundingBox;
+        size = Math.max(size, box.getSize(v()).length() * 0.12); // arrows to the volume's scale
+        // One arrow onto each face of the shape's bounds: shaped gravity pulls toward the nearest surface.
+        for (let axis = 0; axis < 3; axis += 1) {
+          for (const [end, out] of [[box.min, -1], [box.max, 1]]) {
+            const at = box.getCenter(v()).setComponent(axis, end.getComponent(axis) + out * size);
+            add(at, v().setComponent(axis, -out));
+          }
+        }
+      }
     }
     group.name = `gravity:${f.node}`;
     this.attach(f.node, group);
     this.gravity.push({ ...f, object: group });
+  }
+
+  buildSeat(seat) {
+    // OMI_seat: back → knee → foot in the seat node's space (DIGEST §8), with markers at the three points.
+    const group = new THREE.Group();
+    group.add(polyline([seat.back, seat.knee, seat.foot], COLOURS.seat));
+    for (const p of [seat.back, seat.knee, seat.foot]) {
+      const m = anchorPoint(this.data.markerSize * 0.2, COLOURS.seat);
+      m.position.set(...p);
+      group.add(m);
+    }
+    group.name = `seat:${seat.node}`;
+    this.attach(seat.node, group);
+    this.seats.push({ ...seat, object: group });
   }
 
   update() {
@@ -217,6 +276,10 @@ export class Overlays {
       a.setFromMatrixPosition(j.ends[0].matrixWorld);
       b.setFromMatrixPosition(j.ends[1].matrixWorld);
       j.connector.geometry.setFromPoints([a, b]);
+      j.arms.forEach((arm, k) => {
+        if (!arm) return;
+        arm.line.geometry.setFromPoints([k === 0 ? a : b, arm.host.getWorldPosition(new THREE.Vector3())]);
+      });
     }
   }
 

@@ -9,11 +9,14 @@ html,body{margin:0;height:100%;background:#1b1d21;color:#dde;font:13px/1.4 syste
 #gp-view{flex:1;position:relative;min-height:0;overflow:hidden}
 #gp-view canvas{position:absolute;inset:0;display:block;width:100%;height:100%}
 #gp-bar{display:flex;gap:8px;align-items:center;padding:6px 10px;background:#23262b;border-top:1px solid #333}
-#gp-bar input[type=range]{flex:1}
-#gp-time{font-variant-numeric:tabular-nums;min-width:9em;text-align:right}
-#gp-side{width:340px;overflow:auto;padding:8px 12px;background:#202227;border-left:1px solid #333}
+#gp-bar input[type=range]{flex:1;min-width:40px}
+#gp-time{font-variant-numeric:tabular-nums;min-width:7.5em;text-align:right;white-space:nowrap}
+#gp-side{width:clamp(180px,26vw,340px);flex:none;box-sizing:border-box;overflow-y:auto;overflow-x:hidden;
+  padding:8px 10px;background:#202227;border-left:1px solid #333;overflow-wrap:anywhere}
+@media (max-width:560px){#gp-app{flex-direction:column}#gp-side{width:auto;height:38%;border-left:0;
+  border-top:1px solid #333}}
 #gp-side h2{font-size:13px;margin:12px 0 4px;color:#fff}
-#gp-side table{border-collapse:collapse;width:100%}
+#gp-side table{border-collapse:collapse;width:100%;table-layout:fixed}
 #gp-side td{padding:1px 4px;vertical-align:top}
 .gp-item{cursor:pointer;padding:2px 4px;border-radius:3px}
 .gp-item:hover{background:#333842}
@@ -51,7 +54,17 @@ export function buildLayout(title) {
   return { view, bar, side };
 }
 
-export function buildBar(bar, player) {
+// Human words for the summary's camelCase count keys (the JSON keeps them).
+const LABELS = { staticColliders: 'static colliders', compoundTriggers: 'compound triggers',
+  hoverThrusters: 'hover thrusters', gravityFields: 'gravity fields' };
+
+// "Ball (#3)" from the glTF's node names, "#3" for a node without one.
+export function nodeLabel(gltf, node) {
+  const name = gltf?.nodes?.[node]?.name;
+  return name ? `${name} (#${node})` : `#${node}`;
+}
+
+export function buildBar(bar, player, actions = {}) {
   const play = el('button', { id: 'gp-play', onclick: () => (player.playing ? player.pause() : player.play()) },
     'Pause');
   const scrub = el('input', { id: 'gp-scrub', type: 'range', min: '0', max: '1000', value: '0' });
@@ -64,11 +77,16 @@ export function buildBar(bar, player) {
   }
   speed.addEventListener('change', () => player.setSpeed(Number(speed.value)));
   const time = el('span', { id: 'gp-time' }, '0.00 s');
-  bar.append(play, scrub, time, speed);
+  const follow = el('button', { id: 'gp-follow', title: 'Keep the selected body in view' }, 'Follow');
+  follow.addEventListener('click', () => actions.toggleFollow && actions.toggleFollow());
+  bar.append(play, scrub, time, speed, follow);
   if (!(player.duration > 0)) scrub.disabled = true;
   return {
     refresh() {
       play.textContent = player.playing ? 'Pause' : 'Play';
+      const following = window.gltfPhysicsViewer?.followedNode != null;
+      follow.textContent = following ? 'Unfollow' : 'Follow';
+      follow.disabled = !following && !(actions.canFollow && actions.canFollow());
       time.textContent = player.duration > 0
         ? `${player.time.toFixed(2)} / ${player.duration.toFixed(2)} s`
         : `${player.time.toFixed(2)} s`;
@@ -83,7 +101,7 @@ function legend() {
   const rows = [['dynamic', 'dynamic collider'], ['kinematic', 'kinematic collider'],
     ['static', 'static collider'], ['trigger', 'trigger'], ['triggerActive', 'trigger firing'],
     ['joint', 'joint anchor (A), axes X/Y/Z'], ['wheel', 'wheel'], ['thruster', 'thruster (+Z)'],
-    ['gravity', 'gravity volume']];
+    ['gravity', 'gravity volume (arrows: its pull)'], ['seat', 'seat (back, knee, foot)']];
   return el('div', {}, ...rows.map(([k, label]) => el('div', {},
     el('span', { class: 'gp-swatch', style: `background:#${COLOURS[k].toString(16).padStart(6, '0')}` }),
     label)));
@@ -98,10 +116,12 @@ function summaryBlock(summary) {
   const t = el('table', {});
   for (const [k, v] of counts) {
     const text = typeof v === 'object' ? Object.entries(v).map(([a, b]) => `${a} ${b}`).join(', ') : v;
-    t.append(el('tr', {}, el('td', { class: 'gp-muted' }, k), el('td', {}, text)));
+    t.append(el('tr', {}, el('td', { class: 'gp-muted' }, LABELS[k] || k), el('td', {}, text)));
   }
   box.append(t);
-  if (summary.worldGravity) box.append(el('div', {}, `world gravity [${summary.worldGravity.join(', ')}]`));
+  if (summary.worldGravity) {
+    box.append(el('div', {}, `world gravity (${summary.worldGravity.map((v) => +(v + 0).toPrecision(4)).join(', ')}) m/s²`));
+  }
   return box;
 }
 
@@ -116,7 +136,7 @@ export function buildSide(side, data, actions) {
     side.append(el('h2', {}, 'Bodies'));
     for (const b of data.summary.bodies) {
       const item = el('div', { class: 'gp-item', 'data-node': String(b.node) },
-        `#${b.node} ${b.name || ''} — ${b.motion}, mass ${b.mass}`);
+        `${nodeLabel(data.gltf, b.node)} — ${b.mass === undefined ? b.motion : `${b.motion}, ${b.mass} kg`}`);
       item.addEventListener('click', () => select(item, b.node));
       selectable.push(item);
       side.append(item);
@@ -139,7 +159,8 @@ export function buildSide(side, data, actions) {
     side.append(el('h2', {}, `Trigger events (${events.length})`));
     for (const e of events.slice(0, 500)) {
       const item = el('div', { class: 'gp-item gp-event' },
-        `${e.time.toFixed(3)} s ${e.event} trigger #${e.trigger} ← #${e.node}`);
+        `${e.time.toFixed(3)} s ${nodeLabel(data.gltf, e.node)} ${e.event === 'enter' ? 'enters' : 'leaves'} `
+        + `${nodeLabel(data.gltf, e.trigger)}`);
       item.addEventListener('click', () => { actions.seek(e.time); select(item, e.trigger); });
       selectable.push(item);
       side.append(item);

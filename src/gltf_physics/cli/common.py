@@ -6,13 +6,39 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
-out = Console(highlight=False)
+# Piped or redirected output is never wrapped (rich would break file names mid-word at 80 columns); on a
+# terminal, lines are left for the terminal to wrap (soft_wrap) and tables fit its width.
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 100_000)
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+try:  # recent typer carries its own copy of click; its parse errors are that copy's UsageError
+    from typer._click.exceptions import UsageError as ClickUsageError
+except ImportError:  # pragma: no cover - older typer runs on click itself
+    from click.exceptions import UsageError as ClickUsageError  # noqa: F401
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        out.print(f"gltf-physics {__version__}")
+        raise typer.Exit(0)
+
+
+def top_level(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Read, validate, convert and simulate physics in glTF files.
+
+    Example: gltf-physics validate scene.glb && gltf-physics view scene.glb
+    """
 
 
 class UsageError(Exception):

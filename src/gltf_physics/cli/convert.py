@@ -6,11 +6,12 @@ Every output path is checked before any work, and the converted file and its los
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors
+from .common import UsageError, clean_errors, out
+from .options import choice, suffix
 
 _USD = (".usd", ".usda", ".usdc")
 
@@ -20,66 +21,80 @@ def convert(
     src: Annotated[Path, typer.Argument(metavar="IN")],
     dst: Annotated[Path, typer.Argument(metavar="OUT")],
     to: Annotated[str | None, typer.Option(
-        help="Target: omi or khr (OUT .gltf/.glb, or IN .usd*), mjcf (OUT .xml). Without it: lossless re-save; "
+        metavar="omi|khr|mjcf",
+        help="Target: omi or khr (OUT .gltf/.glb, or IN .usd*), mjcf (OUT .xml). Without it: a lossless re-save; "
              "a USD OUT needs none.")] = None,
-    report: Annotated[Path | None, typer.Option(help="Write the loss report (JSON) here.")] = None,
+    report: Annotated[Path | None, typer.Option(metavar="FILE.json",
+                                                help="Write the loss report (JSON) here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
     """Re-save IN as OUT (.gltf or .glb by extension), convert its physics to the newest OMI or KHR form, convert
     to / from OpenUSD UsdPhysics (OUT or IN .usda/.usdc/.usd; extra [usd]), or write MuJoCo MJCF (OUT .xml,
-    --to mjcf)."""
+    --to mjcf).
+
+    Example: gltf-physics convert scene.glb scene.khr.gltf --to khr --report losses.json
+    """
     from ..gltf.files import check_writable
 
+    if to is not None:
+        choice("--to", to, ["omi", "khr", "mjcf"])
     check_writable(dst, "OUT")
     if report is not None:
         check_writable(report, "--report")
     if to == "mjcf" or dst.suffix.lower() == ".xml":
-        _to_mjcf(src, dst, to, report)
+        lines = _to_mjcf(src, dst, to, report)
     elif src.suffix.lower() in _USD or dst.suffix.lower() in _USD:
-        _usd(src, dst, to, report)
+        lines = _usd(src, dst, to, report)
     else:
-        _gltf(src, dst, to, report)
+        lines = _gltf(src, dst, to, report)
+    if not quiet:
+        for line in lines:
+            out.print(line)
 
 
-def _gltf(src: Path, dst: Path, to: str | None, report: Path | None) -> None:
+def _gltf(src: Path, dst: Path, to: str | None, report: Path | None) -> list[str]:
     """glTF → glTF: a lossless re-save, or the physics rewritten in the newest OMI or KHR form."""
     from ..api import convert as convert_doc
-    from ..api import load, save_converted
+    from ..api import load, read_scene, save_converted
+    from .messages import convert_summary
 
-    if dst.suffix.lower() not in (".gltf", ".glb"):
-        raise UsageError(f"{dst}: OUT must end in .gltf, .glb, .usda, .usdc, .usd or .xml (with --to mjcf)")
-    if to not in (None, "omi", "khr"):
-        raise UsageError(f"--to must be omi, khr or mjcf, not {to!r}")
+    suffix("OUT", dst, [".gltf", ".glb", ".usda", ".usdc", ".usd", ".xml"], "the output")
     doc = load(src)
+    scene = read_scene(doc)
     losses: list[dict[str, str]] = []
     if to is not None:
-        doc, losses = convert_doc(doc, to=to)
+        doc, losses = convert_doc(doc, to=to)  # type: ignore[arg-type]  # checked above
     save_converted(doc, dst, report, source=src, target=to, losses=losses)  # both files, or neither
+    return convert_summary(src, dst, to, scene, losses, report)
 
 
-def _to_mjcf(src: Path, dst: Path, to: str | None, report: Path | None) -> None:
+def _to_mjcf(src: Path, dst: Path, to: str | None, report: Path | None) -> list[str]:
     """IN's physics as MuJoCo MJCF (formats/mjcf.py); the losses go to --report."""
     from ..api import load, loss_report_output, read_scene
     from ..formats.mjcf import to_mjcf
     from ..gltf.files import Output, write_all
+    from .messages import loss_lines
 
     if to != "mjcf" or dst.suffix.lower() != ".xml":
         raise UsageError(f"{dst}: MJCF output needs OUT ending in .xml and --to mjcf")
     scene = read_scene(load(src))
     result = to_mjcf(scene, model_name=src.stem)
     settled = [{"code": n.code, "pointer": n.pointer, "message": f"read leniently: {n.message}"} for n in scene.notes]
+    losses = settled + result.losses
     outputs = [Output(dst, [result.xml.encode("utf-8")])]
     if report is not None:
-        outputs.append(loss_report_output(report, source=src, target="mjcf", losses=settled + result.losses))
+        outputs.append(loss_report_output(report, source=src, target="mjcf", losses=losses))
     write_all(outputs)  # both files, or neither
+    return [f"wrote {dst} (MuJoCo MJCF)", *loss_lines(losses, report)]
 
 
-def _usd(src: Path, dst: Path, to: str | None, report: Path | None) -> None:
+def _usd(src: Path, dst: Path, to: str | None, report: Path | None) -> list[str]:
     """glTF → USD (OUT .usd*) or USD → glTF (IN .usd*, with --to)."""
     from ..api import load, save_converted, write_loss_report
     from ..formats import usd
+    from .messages import loss_lines
 
-    if to not in (None, "omi", "khr"):
-        raise UsageError(f"--to must be omi or khr, not {to!r}")
+    losses: list[Any]
     try:
         if dst.suffix.lower() in _USD:
             if src.suffix.lower() in _USD:
@@ -89,12 +104,12 @@ def _usd(src: Path, dst: Path, to: str | None, report: Path | None) -> None:
             losses = usd.to_usd(load(src), dst)
             if report is not None:
                 write_loss_report(report, source=src, target="usd", losses=losses)
-            return
-        if dst.suffix.lower() not in (".gltf", ".glb"):
-            raise UsageError(f"{dst}: OUT must end in .gltf or .glb when IN is USD")
+            return [f"wrote {dst} (OpenUSD UsdPhysics)", *loss_lines(losses, report)]
+        suffix("OUT", dst, [".gltf", ".glb"], "the output of a USD input")
         if to is None:
             raise UsageError(f"{src}: reading USD needs --to khr or --to omi (the glTF physics family to write)")
         doc, losses = usd.usd_to_gltf(src, to)
         save_converted(doc, dst, report, source=src, target=to, losses=losses)  # both files, or neither
+        return [f"wrote {dst} (physics in the newest {to.upper()} form, from OpenUSD)", *loss_lines(losses, report)]
     except usd.MissingExtraError as exc:
         raise UsageError(str(exc)) from None

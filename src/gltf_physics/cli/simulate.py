@@ -11,7 +11,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from .common import UsageError, clean_errors
+from .common import UsageError, clean_errors, out
+from .options import at_least, choice, suffix
 
 
 @clean_errors
@@ -21,7 +22,8 @@ def simulate(
     duration: Annotated[float, typer.Option(help="Seconds to simulate.")] = 5.0,
     rate: Annotated[float, typer.Option(help="Steps per second.")] = 60.0,
     substeps: Annotated[int, typer.Option(help="Solver substeps per step.")] = 1,
-    gravity: Annotated[tuple[float, float, float] | None, typer.Option(help="Override gravity (m/s²).")] = None,
+    gravity: Annotated[tuple[float, float, float] | None, typer.Option(
+        metavar="X Y Z", help="Override gravity (m/s²), e.g. --gravity 0 -1.62 0.")] = None,
     bake_run: Annotated[bool, typer.Option("--bake", help="With -o: add the run as an animation.")] = False,
     trace: Annotated[Path | None, typer.Option(
         metavar="T.csv|.parquet|.npz", help="Stream body poses per step to a file; the format by extension.")] = None,
@@ -31,23 +33,32 @@ def simulate(
                                                    help="Set a glTF Object Model property before the run.")] = None,
     inputs: Annotated[Path | None, typer.Option(
         metavar="FILE.json", help='Timed changes: [{"time": s, "pointer": "/...", "value": ...}].')] = None,
-    engine: Annotated[str, typer.Option(help="rapier, or mujoco (the [mujoco] extra, through MJCF).")] = "rapier",
+    engine: Annotated[str, typer.Option(
+        metavar="rapier|mujoco", help="The engine: rapier, or mujoco (the [mujoco] extra, through MJCF).")] = "rapier",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
     """Simulate a scene on Rapier (or MuJoCo): final pose or baked animation, pose trace, trigger events.
 
     Every output is checked before the run and all of them are written together at the end: a failed run
     leaves no file behind.
+
+    Example: gltf-physics simulate examples/tumbling_boxes.gltf --duration 3 --trace trace.csv --events events.jsonl
     """
     from ..api import load, read_scene
     from ..sim import World
     from ..sim.outputs import RunOutputs, run_and_write
 
-    if not (duration >= 0 and rate > 0 and substeps >= 1):
-        raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
+    at_least("--duration", duration, 0, "the run's length in seconds")
+    at_least("--rate", rate, 0, "the step rate in Hz", strictly=True)
+    at_least("--substeps", substeps, 1, "the number of solver substeps")
+    at_least("--trace-every", trace_every, 1, "the trace's frame interval")
+    choice("--engine", engine, ["rapier", "mujoco"])
+    if bake_run and output is None:
+        raise UsageError("--bake needs -o OUT")
+    if output is not None:
+        suffix("-o", output, [".gltf", ".glb"], "the output")
     outputs = RunOutputs(output=output, bake=bake_run, trace=trace, trace_every=trace_every, events=events)
     outputs.check()
-    if engine not in ("rapier", "mujoco"):
-        raise UsageError(f"--engine must be rapier or mujoco, not {engine!r}")
     assignments = [_parse_set(s) for s in sets or []]
     schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
@@ -59,6 +70,11 @@ def simulate(
         schedule.apply_due(world)  # time-0 changes, after --set
     run_and_write(world, duration, doc, outputs, each_step=schedule.apply_due if schedule is not None else None,
                   runner=_run_with_progress)
+    if not quiet:
+        from .messages import simulate_summary
+
+        for line in simulate_summary(src, world.scene, world, [output, trace, events]):
+            out.print(line)
 
 
 def _parse_set(text: str) -> tuple[str, Any]:

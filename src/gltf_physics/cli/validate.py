@@ -1,9 +1,10 @@
-"""`gltf-physics validate`: the validator report of one or more files."""
+"""`gltf-physics validate`: the validator report of files, or of every .gltf/.glb under a directory."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,21 +12,50 @@ import typer
 
 from .common import fail
 
+SUFFIXES = (".gltf", ".glb")
+
 
 def validate(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...")],
-    fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+    files: Annotated[list[Path], typer.Argument(metavar="FILE_OR_DIR...")],
+    fmt: Annotated[str, typer.Option("--format", metavar="text|json",
+                                     help="Report format: text (one line per message) or json.")] = "text",
     strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False,
 ) -> None:
-    """Check every physics rule of the spec digest; exit 0 valid, 1 errors (or warnings with --strict), 2 unreadable."""
+    """Check every physics rule of the spec digest; exit 0 valid, 1 errors (or warnings with --strict), 2 unreadable.
+
+    A directory is searched recursively for .gltf and .glb files, and a total line follows.
+
+    Example: gltf-physics validate scene.glb assets/ --strict
+    """
     from ..validate import validate_file
+    from .messages import strict_failure, validate_total
 
     if fmt not in ("text", "json"):
-        fail(f"--format must be text or json, not {fmt!r}")
-    reports = [validate_file(f) for f in files]
+        fail(f"--format {fmt}: expected text or json")
+    paths = list(_expand(files))
+    if not paths:
+        fail(f"{', '.join(map(str, files))}: no .gltf or .glb files found")
+    reports = [validate_file(f) for f in paths]
     if fmt == "json":
-        body: Any = reports[0].to_dict() if len(reports) == 1 else [r.to_dict() for r in reports]
+        body: Any = reports[0].to_dict() if len(reports) == 1 and not files[0].is_dir() else [
+            r.to_dict() for r in reports]
         sys.stdout.write(json.dumps(body, indent=2) + "\n")
     else:
-        sys.stdout.write("".join(r.to_text().rstrip("\n") + "\n" for r in reports))
+        lines = []
+        for r in reports:
+            lines.append(r.to_text().rstrip("\n"))
+            if strict and not r.unreadable and not r.num_errors and r.num_warnings:
+                lines.append(strict_failure(r.uri, r.num_warnings))
+        if len(reports) > 1 or any(f.is_dir() for f in files):
+            lines.append(validate_total(reports, strict))
+        sys.stdout.write("\n".join(lines) + "\n")
     raise typer.Exit(max(r.exit_code(strict) for r in reports))
+
+
+def _expand(paths: list[Path]) -> Iterator[Path]:
+    """Files as given; directories walked recursively (sorted) for .gltf and .glb files."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file())
+        else:
+            yield path

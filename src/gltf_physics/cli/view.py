@@ -7,34 +7,50 @@ from typing import Annotated
 
 import typer
 
-from .common import UsageError, clean_errors, out
+from .common import clean_errors, out
+from .options import at_least, suffix
 
 
 @clean_errors
 def view(
     src: Annotated[Path, typer.Argument(metavar="IN")],
-    simulate: Annotated[float | None, typer.Option(help="Simulate this many seconds and embed the run.")] = None,
-    out_page: Annotated[Path | None, typer.Option("--out", help="The HTML page to write.")] = None,
+    simulate: Annotated[float | None, typer.Option(
+        metavar="S", help="Seconds to simulate and embed; 0 for a static page. Default: 5 s, or the file's "
+                          "animation if longer (shorter for huge scenes).")] = None,
+    out_page: Annotated[Path | None, typer.Option("--out", help="The HTML page to write (default: IN's name "
+                                                                "with .html).")] = None,
     serve: Annotated[bool, typer.Option(help="Serve the page on 127.0.0.1 and print its address.")] = False,
-    png: Annotated[Path | None, typer.Option(help="Render a static PNG preview instead (no browser).")] = None,
+    png: Annotated[Path | None, typer.Option(metavar="OUT.png",
+                                             help="Render a static PNG preview instead (no browser).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
-    """Write one self-contained HTML page showing the scene's physics (and a simulated run)."""
+    """Write one self-contained HTML page showing the scene's physics and a simulated run.
+
+    Example: gltf-physics view examples/tumbling_boxes.gltf --out boxes.html
+    """
     from ..api import load, read_scene
     from ..validate import validate as validate_doc
     from ..view import bake, page
     from ..view import png as png_preview
     from ..view import serve as serving
+    from .messages import view_summary
 
-    if simulate is not None and not simulate >= 0:
-        raise UsageError(f"--simulate must be a number of seconds ≥ 0, not {simulate}")
+    if simulate is not None:
+        at_least("--simulate", simulate, 0, "the run's length in seconds")
+    if png is not None:
+        suffix("--png", png, [".png"], "the preview (a PNG picture)")
     doc = load(src)
     scene = read_scene(doc)
-    run = bake.record(scene, simulate) if simulate is not None else None
+    # By default a run is embedded, unless nothing in the scene can move (no dynamic or kinematic body).
+    seconds = (bake.natural_length(scene) if bake.moving_bodies(scene) else 0.0) if simulate is None else simulate
+    run = bake.record(scene, seconds) if seconds > 0 else None
+    target = png if png is not None else out_page or src.with_suffix(".html")
     if png is not None:
         png_preview.render_png(doc, scene, png, trajectories=bake.trajectories(run) if run else None)
-        return
-    target = out_page or src.with_suffix(".html")
-    page.write_page(target, doc, scene, bake=run, report=validate_doc(doc))
-    out.print(f"wrote {target}")
-    if serve:
+    else:
+        page.write_page(target, doc, scene, bake=run, report=validate_doc(doc))
+    if not quiet:
+        for line in view_summary(target, scene, run, src):
+            out.print(line)
+    if serve and png is None:
         serving.serve_forever(target, announce=lambda url: out.print(f"serving {target} at {url} (Ctrl-C stops)"))

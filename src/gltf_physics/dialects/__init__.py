@@ -37,10 +37,16 @@ def detect_generations(doc: Document, index: ExtIndex | None = None) -> dict[str
 
 
 def read_scene(doc: Document, index: ExtIndex | None = None) -> PhysicsScene:
-    """The physics of any JSON document. Raises only :class:`GltfError` (with the JSON pointer of what
-    cannot be read at all); what can be read leniently is read, with a ``ReadNote`` in ``scene.notes``.
+    """The physics of a loaded document as a :class:`PhysicsScene`, from any generation of OMI or KHR.
 
-    ``index``: the document's :class:`~.base.ExtIndex` when the caller (the validator) already built one.
+    Raises only :class:`GltfError` (with the JSON pointer of what cannot be read at all); what can be read
+    leniently is read, with a ``ReadNote`` in ``scene.notes``. ``index``: the document's
+    :class:`~.base.ExtIndex` when the caller (the validator) already built one.
+
+    Example:
+        >>> scene = gp.read_scene(gp.load("examples/tumbling_boxes.gltf"))
+        >>> scene.generations["OMI_physics_body"], len(scene.bodies), len(scene.joints)
+        ('gen4-materials', 6, 1)
     """
     with reading():
         ctx = ReadContext.for_document(doc, index)

@@ -17,6 +17,17 @@ from typing import Any
 
 @dataclass
 class Document:
+    """A loaded glTF: ``json`` is the plain JSON dict exactly as parsed, ``buffers`` the binary buffers' bytes.
+
+    ``gp.load`` returns one and ``gp.save`` writes one back (losslessly: key order, extras and unknown
+    extensions survive). ``path`` is where it was loaded from, ``is_glb`` whether it was a .glb.
+
+    Example:
+        >>> doc = gp.load("examples/tumbling_boxes.gltf")
+        >>> doc.json["nodes"][1]["name"], doc.is_glb
+        ('BoxA', False)
+    """
+
     json: dict[str, Any]
     buffers: list[bytes] = field(default_factory=list)
     path: Path | None = None  # where it was loaded from (resolves relative URIs of images on re-save)
@@ -24,4 +35,5 @@ class Document:
 
     @property
     def name(self) -> str:
+        """The file it came from, or ``<memory>``; used in messages."""
         return str(self.path) if self.path else "<memory>"

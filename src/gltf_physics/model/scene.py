@@ -28,10 +28,19 @@ class ReadNote:
 
 @dataclass
 class PhysicsScene:
-    """Lists are in document order (node order, then declaration order on a node).
+    """The engine-agnostic physics of one glTF, whatever its extensions' generation (DESIGN §1 ``model/``).
+
+    Bodies, colliders, triggers, joints, materials, filters, vehicles, wheels, thrusters, gravity fields and
+    seats, with glTF node indices. Lists are in document order (node order, then declaration order on a node).
 
     ``generations`` maps each physics extension found to its generation id (DIGEST §0), e.g.
-    ``{"OMI_physics_body": "gen4-materials", "OMI_physics_shape": "gen4-tapered"}``.
+    ``{"OMI_physics_body": "gen4-materials", "OMI_physics_shape": "gen4-tapered"}``; empty when the file has no
+    physics extension.
+
+    Example:
+        >>> scene = gp.read_scene(gp.load("examples/tumbling_boxes.gltf"))
+        >>> [(b.node, b.motion.type.value) for b in scene.bodies][:2]
+        [(0, 'static'), (1, 'dynamic')]
     """
 
     generations: dict[str, str] = field(default_factory=dict)

@@ -22,14 +22,42 @@ import numpy as np
 
 from ..dialects import pointers
 from ..model import PhysicsScene
-from ..model.mass import MeshSource
-from .errors import SimulationError
+from ..model.mass import MassProperties, MeshSource
+from .errors import SimulationError, value_reason
 from .rapier.controllers import CONTROLLED, node_matrix, set_controlled
 from .rapier.world import RapierWorld
 from .recording import Recording
 
+OPTIONS = ("rate", "substeps", "gravity", "density", "record", "mesh_source", "threads", "engine")  # World's keywords
+
 
 class World:
+    """A running simulation of one physics scene on Rapier, stepped at a fixed rate.
+
+    Build it from a :class:`~gltf_physics.PhysicsScene` (``World(gp.read_scene(doc))``) or straight from a file
+    (:meth:`from_file`). Each :meth:`step` advances ``1 / rate`` seconds in ``substeps`` engine steps; :meth:`run`
+    steps for a time. Read world poses with :meth:`pose` / :meth:`poses`, trigger events with :meth:`events`,
+    resolved mass properties with :meth:`mass_properties`; change properties by glTF Object Model pointer with
+    :meth:`set`; save and rewind exact states with :meth:`snapshot` / :meth:`restore`.
+
+    Args:
+        scene: the scene to simulate (``gp.read_scene(gp.load(path))``).
+        rate: steps per second (Hz); ``dt = 1 / rate``.
+        substeps: engine steps per step (smaller solver steps, same output rate).
+        gravity: world gravity (m/s², x y z) overriding the file's; ``None`` keeps the file's or (0, -9.81, 0).
+        density: kg/m³ for bodies whose mass the file leaves out (computed from their shapes).
+        record: keep every moving body's pose at t = 0 and after every step in :attr:`recording`.
+        mesh_source: where triangle meshes come from (default: the scene's own document).
+        threads: engine worker threads (``None``: Rapier's default).
+        engine: ``"rapier"`` (default), or ``"mujoco"`` (the ``[mujoco]`` extra: the scene written as MJCF and
+            run by MuJoCo).
+
+    Example:
+        >>> world = gp.World(gp.read_scene(gp.load("examples/tumbling_boxes.gltf")), rate=120, record=True)
+        >>> world.run(2.0)
+        >>> translation, rotation = world.pose(3)   # the ball: metres; quaternion x, y, z, w
+    """
+
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                  record: bool = False, mesh_source: MeshSource | None = None,
@@ -49,21 +77,56 @@ class World:
             self.recording.append(0.0, self.engine.read_poses())
 
     @classmethod
-    def from_file(cls, path: str | Path, **options: Any) -> World:
+    def from_file(cls, path: str | Path, *, rate: float = 60.0, substeps: int = 1,
+                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
+                  record: bool = False, mesh_source: MeshSource | None = None,
+                  threads: int | None = None, engine: str = "rapier", **unknown: Any) -> World:
+        """Load a .gltf or .glb and build its World; the options are the constructor's (see :class:`World`).
+
+        Raises GltfError (naming the file and JSON pointer) when the file cannot be read, and TypeError
+        listing the options for any other keyword.
+
+        Example:
+            >>> world = gp.World.from_file("examples/tumbling_boxes.gltf", rate=60, record=True)
+            >>> world.run(1.0); world.time
+            1.0
+        """
+        if unknown:
+            raise TypeError(f"World.from_file() has no option {', '.join(map(repr, unknown))}; its options are "
+                            f"{', '.join(OPTIONS)}")
         from ..dialects import read_scene
         from ..gltf.io import load
 
-        return cls(read_scene(load(path)), **options)
+        return cls(read_scene(load(path)), rate=rate, substeps=substeps, gravity=gravity, density=density,
+                   record=record, mesh_source=mesh_source, threads=threads, engine=engine)
 
     @property
     def time(self) -> float:
+        """Simulated seconds since the start: ``step_count / rate``.
+
+        Example:
+            >>> world.run(0.5); world.time
+            0.5
+        """
         return self.step_count / self.rate
 
     @property
     def dt(self) -> float:
+        """Seconds per step: ``1 / rate``.
+
+        Example:
+            >>> gp.World.from_file("examples/tumbling_boxes.gltf", rate=120).dt
+            0.008333333333333333
+        """
         return 1.0 / self.rate
 
     def step(self) -> None:
+        """Advance one step (``dt`` seconds, in ``substeps`` engine steps) and record the poses if recording.
+
+        Example:
+            >>> world.step(); world.step_count
+            1
+        """
         self.engine.step()
         self.step_count += 1
         if self.recording is not None:
@@ -74,7 +137,15 @@ class World:
         return max(0, math.ceil(seconds * self.rate - 1e-9))
 
     def run(self, seconds: float, on_step: Callable[[World], None] | None = None) -> None:
-        """Advance ``seconds`` (rounded to whole steps); ``on_step(world)`` after each step."""
+        """Advance ``seconds`` (rounded up to whole steps); ``on_step(world)`` is called after each step.
+
+        Raises ValueError when ``seconds`` is negative or not finite.
+
+        Example:
+            >>> world.run(2.0, on_step=lambda w: print(w.time) if w.step_count % 60 == 0 else None)
+        """
+        if not (math.isfinite(seconds) and seconds >= 0):
+            raise ValueError(f"World.run: seconds must be a finite number ≥ 0, not {seconds!r}")
         steps = self.steps_for(seconds)
         if self.recording is not None:
             self.recording.reserve(steps)
@@ -85,27 +156,59 @@ class World:
 
     # -- reading -------------------------------------------------------------------------------------
     def pose(self, node: int) -> tuple[np.ndarray, np.ndarray]:
-        """World translation (3,) and xyzw rotation (4,) of a body node."""
+        """World translation (3,) in metres and rotation (4,) as a quaternion x, y, z, w of a body node now.
+
+        Raises SimulationError when ``node`` is not a dynamic or kinematic body.
+
+        Example:
+            >>> translation, rotation = world.pose(3)
+        """
         if node not in self.engine.handle_of:
             raise SimulationError(f"node {node} is not a body", node=node)
         return self.engine.pose(node)
 
     def poses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(nodes (B,), translations (B,3), rotations (B,4) xyzw) of every dynamic and kinematic body."""
+        """Every dynamic and kinematic body's world pose now: node indices (B,), translations (B, 3) in metres,
+        rotations (B, 4) as quaternions x, y, z, w; copies, in the order of :attr:`nodes`.
+
+        Example:
+            >>> nodes, translations, rotations = world.poses()
+        """
         p = self.engine.read_poses().astype(np.float64)  # a copy
         return self.nodes.copy(), p[:, 4:], p[:, :4]
 
     def events(self) -> list[dict[str, Any]]:
-        """Trigger events since the start: ``{"time", "event": "enter"|"exit", "trigger", "node"}``."""
+        """Trigger events since the start, in order: ``{"time", "event": "enter"|"exit", "trigger", "node"}``
+        (``trigger`` the trigger's node, ``node`` the body's node).
+
+        Example:
+            >>> world.run(1.0); world.events()[0]   # examples/tumbling_boxes.gltf: the ball enters the zone
+            {'time': 0.8166666666666667, 'event': 'enter', 'trigger': 8, 'node': 3}
+        """
         return [dict(e) for e in self.engine.triggers.events]
 
-    def mass_properties(self, node: int) -> Any:
+    def mass_properties(self, node: int) -> MassProperties | None:
+        """The mass properties the engine uses for a body node (file values, or computed from its shapes at
+        ``density``): ``mass`` (kg), ``center_of_mass`` (body frame), ``inertia_diagonal`` (kg·m²) and
+        ``inertia_orientation``; ``None`` for a node that is not a dynamic or kinematic body.
+
+        Example:
+            >>> world.mass_properties(1).mass   # BoxA in examples/tumbling_boxes.gltf
+            2.0
+        """
         return self.engine.mass_of.get(node)
 
     # -- writing -------------------------------------------------------------------------------------
     def set(self, pointer: str, value: Any) -> None:
-        """Apply a glTF Object Model pointer (e.g. ``/nodes/3/extensions/KHR_physics_rigid_bodies/motion/
-        linearVelocity``) now; joint drive and limit pointers go to the joint driver."""
+        """Apply a glTF Object Model pointer now: body motion (``linearVelocity``, ``angularVelocity``,
+        ``gravityFactor``, ``mass``), joint limits and drives, vehicles, wheels, thrusters, gravity volumes.
+
+        Raises SimulationError (naming the pointer) for a pointer that is not simulated or a value of the
+        wrong type or shape.
+
+        Example:
+            >>> world.set("/nodes/3/extensions/OMI_physics_body/motion/linearVelocity", [0, 5, 0])
+        """
         try:
             target = pointers.resolve(pointer)
             if target.kind == "motion":
@@ -120,7 +223,7 @@ class World:
             e.pointer = pointer
             raise
         except (ValueError, KeyError, IndexError, TypeError) as e:
-            raise SimulationError(str(e).strip("'\""), pointer=pointer) from None
+            raise SimulationError(value_reason(e, value), pointer=pointer) from None
 
     def _set_joint(self, target: pointers.Target, value: Any) -> None:
         driver = self.engine.joints
@@ -135,7 +238,12 @@ class World:
             driver.set(k, path, value)
 
     def seat_frame(self, node: int) -> dict[str, Any]:
-        """The OMI_seat frame of ``node`` now (DIGEST §8): world back/knee/foot and forward/right/spine axes."""
+        """The OMI_seat frame of ``node`` now (DIGEST §8): world back/knee/foot points and forward/right/spine
+        axes. Raises SimulationError when the node has no OMI_seat.
+
+        Example:
+            >>> world.seat_frame(5)["forward"]
+        """
         from .seats import seat_frame
 
         seat = next((s for s in self.scene.seats if s.node == node), None)
@@ -145,10 +253,22 @@ class World:
 
     # -- snapshots -----------------------------------------------------------------------------------
     def snapshot(self) -> tuple[Any, ...]:
-        """The exact state (engine bytes, time, trigger bookkeeping); restoring it replays identically."""
+        """The exact state now (engine bytes with trigger bookkeeping, step count, recording length), for
+        :meth:`restore`: a run continued from a restored snapshot repeats the original bit for bit.
+
+        Example:
+            >>> state = world.snapshot(); world.run(1.0); world.restore(state)
+        """
         return self.engine.snapshot(), self.step_count, self.recording.count if self.recording else 0
 
     def restore(self, snap: tuple[Any, ...]) -> None:
+        """Go back to a :meth:`snapshot` of this World: bodies, time and the recording (frames after it are
+        dropped).
+
+        Example:
+            >>> state = world.snapshot(); world.step(); world.restore(state); world.step_count
+            0
+        """
         engine, steps, frames = snap
         self.engine.restore(engine)
         self.step_count = steps

@@ -15,6 +15,9 @@ from ..model import PhysicsScene
 
 DEFAULT_RATE = 60.0
 POSE_DECIMALS = 5  # 10 µm and 1e-5 of a quaternion: finer than a screen pixel, keeps pages small
+DEFAULT_SECONDS = 5.0  # long enough to see things fall, settle, swing and cross triggers
+LONGEST_CLIP = 20.0  # a file's own animation sets the length up to this
+BODY_FRAMES = 120_000  # poses a default run may embed (~7 MB of page): huge scenes get a shorter run
 
 
 def record(scene: PhysicsScene, seconds: float, *, rate: float = DEFAULT_RATE) -> dict[str, Any]:
@@ -32,6 +35,39 @@ def record(scene: PhysicsScene, seconds: float, *, rate: float = DEFAULT_RATE) -
     assert rec is not None  # record=True
     return frames_json([int(n) for n in rec.nodes], rate, list(rec.translations), list(rec.rotations),
                        world.events())
+
+
+def natural_length(scene: PhysicsScene, *, rate: float = DEFAULT_RATE) -> float:
+    """How long `view` simulates when not told: 5 s, or the file's first animation clip if longer (up to 20 s),
+    shortened for huge scenes so the page stays small (at most 120 000 body poses; at least one step)."""
+    seconds = max(DEFAULT_SECONDS, min(_clip_length(scene), LONGEST_CLIP))
+    moving = moving_bodies(scene)
+    if moving:
+        budget = math.floor(BODY_FRAMES / moving / rate * 10) / 10  # whole tenths of a second
+        seconds = min(seconds, max(budget, 1.0 / rate))
+    return seconds
+
+
+def moving_bodies(scene: PhysicsScene) -> int:
+    """How many bodies a run moves (dynamic and kinematic ones)."""
+    return sum(1 for b in scene.bodies if b.motion.type.value != "static")
+
+
+def _clip_length(scene: PhysicsScene) -> float:
+    """The end time of the first animation clip (the one the runtime follows), from its inputs' ``max``."""
+    gltf = scene.document.json if scene.document is not None else {}
+    animations, accessors = gltf.get("animations"), gltf.get("accessors")
+    if not (isinstance(animations, list) and animations and isinstance(animations[0], dict)
+            and isinstance(accessors, list)):
+        return 0.0
+    ends = [0.0]
+    for sampler in animations[0].get("samplers") or []:
+        index = sampler.get("input") if isinstance(sampler, dict) else None
+        acc = accessors[index] if isinstance(index, int) and 0 <= index < len(accessors) else None
+        top = acc.get("max") if isinstance(acc, dict) else None
+        if isinstance(top, list) and top and isinstance(top[0], int | float) and math.isfinite(top[0]):
+            ends.append(float(top[0]))
+    return max(ends)
 
 
 def frames_json(nodes: list[int], rate: float, translations: list[np.ndarray], rotations: list[np.ndarray],

@@ -55,6 +55,9 @@ def build_overlay(doc: Document, scene: PhysicsScene) -> dict[str, Any]:
         "thrusters": [{"node": t.node, "kind": "thruster"} for t in scene.thrusters]
         + [{"node": t.node, "kind": "hoverThruster"} for t in scene.hover_thrusters],
         "gravity": [_gravity(doc, world, g) for g in scene.gravity_fields],
+        # OMI_seat control points in the seat node's space (DIGEST §8): back, knee, foot.
+        "seats": [{"node": t.node, "back": _vec(t.back), "knee": _vec(t.knee), "foot": _vec(t.foot)}
+                  for t in scene.seats],
     }
 
 

@@ -42,7 +42,9 @@ def viewer_bundle() -> str:
     """The built viewer script; raises ViewerNotBuilt with the one command that builds it."""
     path = resources.files("gltf_physics").joinpath(*BUNDLE)
     if not path.is_file():
-        raise ViewerNotBuilt(f"the viewer is not built ({'/'.join(BUNDLE)} missing): run `{BUILD_HINT}`")
+        # Installing from source builds it when npm is there (hatch_build.py): say both ways to get it.
+        raise ViewerNotBuilt(f"the viewer is not built ({'/'.join(BUNDLE)} missing): install Node.js with npm and "
+                             f"reinstall gltf-physics, or in a checkout run `{BUILD_HINT}`")
     return path.read_text(encoding="utf-8")
 
 
