@@ -130,7 +130,7 @@ def test_truncated_glb_names_byte_offset(tmp_path: Path) -> None:
 def test_convert_rejects_unknown_target(tmp_path: Path) -> None:
     r = run("convert", ROOT / "examples" / "tumbling_boxes.gltf", tmp_path / "x.gltf", "--to", "bullet")
     assert r.returncode == 2
-    assert r.stderr.strip() == "--to bullet: expected omi or khr or mjcf"
+    assert r.stderr.strip() == "--to bullet: expected omi, khr or mjcf"
     assert not (tmp_path / "x.gltf").exists()
 
 

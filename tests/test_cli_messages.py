@@ -74,7 +74,7 @@ def test_no_physics_is_said_by_every_command(capsys, plain: Path, tmp_path: Path
 
 
 def test_convert_prints_losses_by_code_with_counts(capsys, tmp_path: Path) -> None:
-    # JointTypes → OMI: 9 losses (DIGEST §10): 6 JOINT-3, 2 D-14 and 1 JOINT-2.
+    # JointTypes → OMI: 9 losses (DIGEST §10): 6 JOINT-3 and 3 JOINT-2 (exact swaps onto the dynamic side).
     dst, report = tmp_path / "j.gltf", tmp_path / "losses.json"
     code, out, _ = cli(capsys, "convert", fixture_path(JOINT_TYPES), dst, "--to", "omi")
     assert code == 0
@@ -82,8 +82,7 @@ def test_convert_prints_losses_by_code_with_counts(capsys, tmp_path: Path) -> No
         f"wrote {dst} (physics in the newest OMI form)",
         "9 losses (--report FILE lists each with its pointer):",
         "  JOINT-3  ×6",
-        "  D-14     ×2",
-        "  JOINT-2  ×1"]
+        "  JOINT-2  ×3"]
     out = cli(capsys, "convert", fixture_path(JOINT_TYPES), dst, "--to", "omi", "--report", report)[1]
     assert out.splitlines()[1] == f"9 losses (details in {report}):"
     assert len(json.loads(report.read_text())["losses"]) == 9
@@ -132,8 +131,8 @@ def test_gravity_that_swallowed_the_file_name_says_so(capsys) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["convert", str(EXAMPLE), "x.gltf", "--to", "bullet"], "--to bullet: expected omi or khr"),
-    (["convert", str(EXAMPLE), "x.obj"], "OUT x.obj: the output must end in .gltf or .glb"),
+    (["convert", str(EXAMPLE), "x.gltf", "--to", "bullet"], "--to bullet: expected omi, khr or mjcf"),
+    (["convert", str(EXAMPLE), "x.obj"], "OUT x.obj: the output must end in .gltf, .glb, .usda, .usdc, .usd or .xml"),
     (["view", str(EXAMPLE), "--png", "out.jpg"], "--png out.jpg: the preview (a PNG picture) must end in .png"),
     (["view", str(EXAMPLE), "--simulate", "-2"], "--simulate -2: the run's length in seconds must be ≥ 0"),
     (["validate", str(EXAMPLE), "--format", "xml"], "--format xml: expected text or json"),
@@ -224,4 +223,4 @@ def test_world_run_refuses_negative_time_and_from_file_lists_its_options() -> No
     with pytest.raises(TypeError) as bad_option:
         gp.World.from_file(EXAMPLE, rat=60)
     assert str(bad_option.value) == ("World.from_file() has no option 'rat'; its options are rate, substeps, "
-                                     "gravity, density, record, mesh_source, threads")
+                                     "gravity, density, record, mesh_source, threads, engine, articulations")

@@ -93,7 +93,7 @@ def test_simulate_engine_mujoco_writes_the_same_trace_contract(tmp_path):
     # free fall for 0.5 s from 2 m: both engines' y agree to the float32 print
     assert float(mujoco[-1].split(",")[4]) == pytest.approx(float(rapier[-1].split(",")[4]), abs=1e-5)
     res = runner.invoke(app, ["simulate", str(src), "--engine", "bullet"])
-    assert res.exit_code == 2 and "--engine must be rapier or mujoco" in res.output
+    assert res.exit_code == 2 and "--engine bullet: expected rapier or mujoco" in res.output
 
 
 def test_initial_velocities_map_to_the_same_motion():

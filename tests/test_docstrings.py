@@ -47,8 +47,10 @@ def test_mass_properties_is_typed_and_from_file_spells_out_its_options() -> None
     hints = inspect.signature(gp.World.mass_properties).return_annotation
     assert hints == "MassProperties | None"
     params = inspect.signature(gp.World.from_file).parameters
-    assert [p for p in params if p not in ("path", "unknown")] == [
-        "rate", "substeps", "gravity", "density", "record", "mesh_source", "threads"]
+    from gltf_physics.sim.world import OPTIONS
+
+    assert [p for p in params if p not in ("path", "unknown")] == list(OPTIONS)
+    assert OPTIONS[:7] == ("rate", "substeps", "gravity", "density", "record", "mesh_source", "threads")
 
 
 def test_pydoc_world_reads_as_a_class_with_its_docstring() -> None:

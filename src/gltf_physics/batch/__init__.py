@@ -13,14 +13,34 @@ __all__ = ["batch", "sweep"]
 
 
 def batch(*args: Any, **kwargs: Any) -> Any:
-    """See :func:`gltf_physics.batch.run.batch`."""
+    """Run validate, info, convert or simulate over many assets on Dask; one pyarrow table row per asset.
+
+    The arguments are :func:`gltf_physics.batch.run.batch`'s: ``paths`` (files, folders, globs), ``command``,
+    ``client`` (a ``dask.distributed.Client``, else a local cluster of ``workers`` processes), ``timeout``,
+    ``out``, ``resume`` and the command's options. Needs the ``[scale]`` extra.
+
+    Example:
+        >>> table = gp.batch(["assets/"], "validate", workers=2, out="results.parquet")
+        >>> table.column("status").to_pylist()[:3]
+        ['ok', 'ok', 'failed']
+    """
     from .run import batch as run_batch
 
     return run_batch(*args, **kwargs)
 
 
 def sweep(*args: Any, **kwargs: Any) -> Any:
-    """See :func:`gltf_physics.batch.sweeps.sweep`."""
+    """Run one scene many times on Dask, varying glTF Object Model pointers; one table row per (run, body).
+
+    The arguments are :func:`gltf_physics.batch.sweeps.sweep`'s: ``scene``, ``vary`` (pointer → SPEC such as
+    ``"uniform(0,5)"`` or ``"[grid(0,4,5), 10, 0]"``), ``runs``, ``seed``, ``duration``, ``client`` and the
+    trajectory output. Deterministic for a seed whatever the worker count. Needs the ``[scale]`` extra.
+
+    Example:
+        >>> runs = gp.sweep("ball.gltf", {"/nodes/0/translation": "[grid(0,4,5), 10, 0]"}, duration=2.0)
+        >>> runs.num_rows
+        5
+    """
     from .sweeps import sweep as run_sweep
 
     return run_sweep(*args, **kwargs)

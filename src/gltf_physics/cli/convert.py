@@ -32,6 +32,7 @@ def convert(
     to / from OpenUSD UsdPhysics (OUT or IN .usda/.usdc/.usd; extra [usd]), or write MuJoCo MJCF (OUT .xml,
     --to mjcf).
 
+    \b
     Example: gltf-physics convert scene.glb scene.khr.gltf --to khr --report losses.json
     """
     from ..gltf.files import check_writable

@@ -41,13 +41,18 @@ def at_least(option: str, value: float, low: float, what: str, *, strictly: bool
 def suffix(option: str, path: Path, allowed: Sequence[str], what: str) -> None:
     """Raise UsageError unless ``path`` ends in one of ``allowed`` (lower-case, with the dot)."""
     if path.suffix.lower() not in allowed:
-        raise UsageError(f"{option} {path}: {what} must end in {' or '.join(allowed)}")
+        raise UsageError(f"{option} {path}: {what} must end in {one_of(allowed)}")
 
 
 def choice(option: str, value: str, choices: Sequence[str]) -> None:
     """Raise UsageError unless ``value`` is one of ``choices``."""
     if value not in choices:
-        raise UsageError(f"{option} {value}: expected {' or '.join(choices)}")
+        raise UsageError(f"{option} {value}: expected {one_of(choices)}")
+
+
+def one_of(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``: a list as a sentence says it."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 def usage_line(error: Any, argv: Sequence[str]) -> str:

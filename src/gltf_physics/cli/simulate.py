@@ -42,6 +42,7 @@ def simulate(
     Every output is checked before the run and all of them are written together at the end: a failed run
     leaves no file behind.
 
+    \b
     Example: gltf-physics simulate examples/tumbling_boxes.gltf --duration 3 --trace trace.csv --events events.jsonl
     """
     from ..api import load, read_scene

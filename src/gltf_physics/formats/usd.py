@@ -62,6 +62,11 @@ def to_usd(source: Document | PhysicsScene, path: str | Path) -> list[dict[str, 
 
     ``source`` is a glTF :class:`Document` (its physics is read first) or a :class:`PhysicsScene` read from
     one (``scene.document``). Returns the loss report. Nothing is written when the path is not a USD file.
+
+    Example:
+        >>> losses = gp.to_usd(gp.load("examples/tumbling_boxes.gltf"), "tumbling_boxes.usda")
+        >>> sorted({loss["code"] for loss in losses})
+        ['USD-1', 'USD-2']
     """
     from ..dialects import read_scene
     from ..gltf.files import Output, write_all
@@ -102,6 +107,11 @@ def from_usd(path: str | Path) -> PhysicsScene:
 
     What cannot be read (shapes and joints UsdPhysics has but glTF physics has not, other units) is in
     ``scene.notes``. Raises :class:`GltfError` naming the file when it cannot be opened.
+
+    Example:
+        >>> scene = gp.from_usd("tumbling_boxes.usda")
+        >>> len(scene.bodies)
+        6
     """
     from .usd_read import read_stage
 
@@ -128,7 +138,12 @@ def _first_reason(text: str) -> str:
 
 
 def usd_to_gltf(path: str | Path, to: str) -> tuple[Document, list[dict[str, str]]]:
-    """A USD file as a glTF document with its physics in the newest OMI or KHR form, and the losses."""
+    """A USD file as a glTF document with its physics in the newest OMI or KHR form, and the losses.
+
+    Example:
+        >>> doc, losses = gp.usd_to_gltf("tumbling_boxes.usda", "khr")
+        >>> gp.save(doc, "tumbling_boxes.khr.gltf")
+    """
     from dataclasses import asdict
 
     from ..dialects import write_scene

@@ -133,7 +133,12 @@ class World:
             self.recording.append(self.time, self.engine.read_poses())
 
     def steps_for(self, seconds: float) -> int:
-        """How many steps :meth:`run` takes for ``seconds`` (rounded up to whole steps)."""
+        """How many steps :meth:`run` takes for ``seconds`` (rounded up to whole steps).
+
+        Example:
+            >>> gp.World.from_file("examples/tumbling_boxes.gltf", rate=60).steps_for(0.5)
+            30
+        """
         return max(0, math.ceil(seconds * self.rate - 1e-9))
 
     def run(self, seconds: float, on_step: Callable[[World], None] | None = None) -> None:
