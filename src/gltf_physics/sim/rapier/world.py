@@ -118,6 +118,7 @@ class RapierWorld:
         self._fast_poses = self._check_pose_bytes()
         self._last = np.zeros((len(self._pose_handles), 7), dtype=np.float32)
         self._stale = True  # the next read reads every body
+        self._read_at = -1  # substep_count at the last read_poses
         self.joints = build_joints(self, scene) if build_joints is not None else None
         self.controllers = build_controllers(self, scene)  # gravity volumes, thrusters, vehicles
 
@@ -412,12 +413,18 @@ class RapierWorld:
     def read_poses(self) -> np.ndarray:
         """(B, 7) float32 [qx, qy, qz, qw, tx, ty, tz] of the moving bodies, in ``moving_nodes`` order.
 
-        Only bodies Rapier reports active (awake dynamic, and every kinematic body) are read: a sleeping
-        body does not move, so its last pose stands. The array is reused: copy it to keep it.
+        When exactly one engine step ran since the last read, only bodies Rapier reports active (awake
+        dynamic, and every kinematic body) are read: a body asleep now was asleep for that whole step (Rapier
+        decides sleep before it integrates), so the pose read after the step before still stands. After
+        several steps a body may have moved and then fallen asleep in between, so every body is read. The
+        array is reused: copy it to keep it.
         """
-        if self._stale:
+        since, self._read_at = self.substep_count - self._read_at, self.substep_count
+        if self._stale or since > 1:
             self._last[:] = self._read(self._pose_handles)
             self._stale = False
+            return self._last
+        if since == 0:
             return self._last
         active = [h for h in self.world.active_bodies() if h in self._row_of]
         if active:
