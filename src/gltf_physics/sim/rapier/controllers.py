@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import rapier3d as rp
 
 from ...model.scene import PhysicsScene
@@ -41,6 +42,13 @@ class Forces:
         if torque is not None:
             b.add_torque(rp.Vec3(*(float(x) for x in torque)), True)
         self.touched.add(handle)
+
+    def add_many(self, handles: list[rp.RigidBodyHandle], forces: np.ndarray, points: np.ndarray) -> None:
+        """World forces (N, 3) at world points (N, 3), one per body, for this step (computed in bulk)."""
+        bodies = self.rw.bodies
+        for h, f, p in zip(handles, forces.tolist(), points.tolist(), strict=True):
+            bodies[h].add_force_at_point(f, p, True)
+        self.touched.update(handles)
 
     def before_step(self, dt: float) -> None:
         bodies = self.rw.bodies
