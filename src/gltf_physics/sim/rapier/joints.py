@@ -177,6 +177,7 @@ class JointDriver:
         self.rw = rw
         self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
         self.notes: list[str] = []
+        self._needy: list[_Built] | None = None  # joints with per-step work; None: recompute
 
     def handles(self, joint_index: int) -> list[Any]:
         """The Rapier joint handles of model joint ``joint_index`` (empty when it was ignored)."""
@@ -189,7 +190,9 @@ class JointDriver:
         return _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
 
     def before_step(self, dt: float) -> None:
-        for b in self.built.values():
+        if self._needy is None:  # joints whose rows are all Rapier's own need nothing per step
+            self._needy = [b for b in self.built.values() if b.aimed or any(_live(s) for s in b.springs)]
+        for b in self._needy:
             fa, fb = _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
             for a in b.aimed:
                 _aim(self.rw, b, a, fa, fb)
@@ -212,7 +215,10 @@ class JointDriver:
             drives = list(b.joint.drives)
             drives[i] = dataclasses.replace(drives[i], **{name: None if value is None else float(value)})
             b.joint = dataclasses.replace(b.joint, drives=tuple(drives))
+            if not _live(b.springs[i]):
+                b.springs[i].prev = None  # was not measured while inert (see _live)
             b.springs[i].drive = drives[i]
+            self._needy = None
             _wake(self.rw, b)
         elif kind == "limits":
             i, name = int(field_path[1]), str(field_path[2])
@@ -233,6 +239,7 @@ class JointDriver:
         self._add(joint_index, joint)
 
     def _add(self, index: int, joint: Joint) -> None:
+        self._needy = None
         if joint.body_a is None and joint.body_b is None:
             self.notes.append(f"joint {index}: neither side has a body; ignored")
             return
@@ -560,6 +567,20 @@ def _spring_step(rw: Any, b: _Built, s: _Spring, fa: Pose, fb: Pose, dt: float) 
     impulse = max(-cap, min(cap, impulse))
     if impulse != 0.0:
         _apply(rw, b, s.kind, direction * impulse, point)
+
+
+def _live(s: _Spring) -> bool:
+    """Whether a spring can exert anything (a limit spring always may; a drive needs a target and a gain).
+
+    An inert drive is not measured per step, so it keeps no rate: one made live by ``set`` starts fresh (its
+    ``prev`` is cleared there), as at the first step."""
+    if s.limit is not None:
+        return True
+    d = s.drive
+    if d is None or (d.position_target is None and d.velocity_target is None):
+        return False
+    k = d.stiffness if d.position_target is not None else 0.0
+    return k > 0.0 or d.damping > 0.0
 
 
 def _wrap(s: _Spring, delta: float) -> float:
