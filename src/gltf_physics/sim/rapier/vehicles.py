@@ -69,7 +69,11 @@ class VehicleDriver:
         self.rays: list[rp.DynamicRayCastVehicleController] = []
         self.wheels: list[WheelState] = []
         self._build_wheels(scene)
+        self._wheeled = {self.rw.node_of[r.chassis()] for r in self.rays}  # chassis nodes (was an O(V) scan per V)
         self.thrusters = Thrusters(rw, [*scene.thrusters, *scene.hover_thrusters], forces)
+        self._thrusters_of: dict[int, list[Any]] = {}  # body node → its thruster states
+        for st in self.thrusters.states:
+            self._thrusters_of.setdefault(st.body, []).append(st)
 
     # -- building ------------------------------------------------------------------------------------
     def _build_wheels(self, scene: PhysicsScene) -> None:
@@ -180,16 +184,14 @@ class VehicleDriver:
         b.wake_up(True)
 
     def _linear_dampening(self, v: Vehicle, node: int, b: rp.RigidBody, rot: np.ndarray) -> np.ndarray | None:
-        if any(self.rw.node_of[r.chassis()] == node for r in self.rays):
+        if node in self._wheeled:
             return None  # wheeled: the wheels brake
         mass = self.rw.mass_of[node].mass
         if not math.isfinite(mass):
             return None
         reach = np.zeros(3)  # thrust available along each vehicle axis
         firing = np.zeros(3, dtype=bool)
-        for s in self.thrusters.states:
-            if s.body != node:
-                continue
+        for s in self._thrusters_of.get(node, ()):
             axis_v = s.rel_r @ np.array([0.0, 0.0, 1.0])
             reach += math.inf if s.hover else s.capacity * np.abs(axis_v)
             if not s.hover and s.ratio > 0:
