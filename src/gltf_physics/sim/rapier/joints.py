@@ -61,6 +61,7 @@ import rapier3d as r
 from ...gltf.transforms import decompose, quat_multiply, quat_to_matrix
 from ...model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit, Pose
 from ...model.scene import PhysicsScene
+from . import articulations
 
 Quat = tuple[float, float, float, float]  # xyzw
 
@@ -165,6 +166,8 @@ class _Built:
     springs: list[_Spring] = field(default_factory=list)  # drives first (index = drive index), then limits
     pinned: bool = False  # all linear axes locked: rotations turn about the anchor
     rot_locked: bool = False  # all angular axes locked
+    multibody: Any = None  # MultibodyJointHandle when the joint is a multibody link (articulations.py)
+    plan: Any = None
 
 
 # ---------------------------------------------------------------------------------------------- the driver
@@ -173,8 +176,10 @@ class _Built:
 class JointDriver:
     """Owns the Rapier joints of every model joint; call ``before_step(dt)`` before each step."""
 
-    def __init__(self, rw: Any) -> None:
+    def __init__(self, rw: Any, articulate: bool = True) -> None:
         self.rw = rw
+        self.articulate = articulate  # trees of native joints go on multibodies (articulations.py)
+        self._roots: dict[int, Any] = {}  # joint index → the fixed root body made for it (reused on rebuild)
         self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
         self.notes: list[str] = []
         self._needy: list[_Built] | None = None  # joints with per-step work; None: recompute
@@ -215,6 +220,10 @@ class JointDriver:
             drives = list(b.joint.drives)
             drives[i] = dataclasses.replace(drives[i], **{name: None if value is None else float(value)})
             b.joint = dataclasses.replace(b.joint, drives=tuple(drives))
+            if b.multibody is not None:
+                articulations.set_drive(self.rw, b.multibody, b.plan, b.joint, i)
+                _wake(self.rw, b)
+                return
             if not _live(b.springs[i]):
                 b.springs[i].prev = None  # was not measured while inert (see _live)
             b.springs[i].drive = drives[i]
@@ -236,6 +245,8 @@ class JointDriver:
         old = self.built.pop(joint_index)
         for h in old.parts:
             self.rw.impulse_joints.remove(h, True)
+        if old.multibody is not None:
+            self.rw.multibody_joints.remove(old.multibody, True)
         self._add(joint_index, joint)
 
     def _add(self, index: int, joint: Joint) -> None:
@@ -250,6 +261,8 @@ class JointDriver:
             return
         built = _Built(joint, a, b)
         self.built[index] = built
+        if self.articulate and self._articulate(index, built):
+            return
         _add_part(self.rw, built)
         for drive in joint.drives:
             built.springs.append(_drive_spring(drive, self.notes, index))
@@ -263,9 +276,54 @@ class JointDriver:
         built.rot_locked = locked.contains(r.JointAxesMask.ANG_AXES)
 
 
-def build_joints(rw: Any, scene: PhysicsScene) -> JointDriver:
+    def _articulate(self, index: int, built: _Built) -> bool:
+        """Put the joint on a multibody link when it is native there (``articulations.py``); else False."""
+        p = articulations.plan(built.joint)
+        if p is None:
+            return False
+        rw, parent, child = self.rw, built.a.handle, built.b.handle
+        if parent == rw.ground:  # the world: a fixed root of its own (the ground's frame is the world's)
+            if not articulations.attachable(rw, None, child):
+                return False
+            if index not in self._roots:
+                self._roots[index] = articulations.new_root(rw)
+            parent = self._roots[index]
+        elif not articulations.attachable(rw, parent, child):
+            return False
+        coords = _link_coords(rw, built, p)
+        if coords is None:
+            return False
+        handle = rw.multibody_joints.insert(
+            parent, child, articulations.build(p, built.joint, _iso(built.a.frame), _iso(built.b.frame)), True)
+        if handle is None:
+            return False
+        articulations.place(rw, handle, coords)
+        built.multibody, built.plan = handle, p
+        return True
+
+
+def _link_coords(rw: Any, b: _Built, p: Any) -> list[float] | None:
+    """The joint coordinates (free axes, Rapier's order) of B relative to A now; None when the multibody
+    could not start from this state: a body moving (a link starts from the generalized velocity 0) or a
+    ball joint turned (its coordinate is a rotation, not a metric)."""
+    for side in (b.a, b.b):
+        rb = rw.bodies[side.handle]
+        if rb.is_dynamic and (any(v != 0.0 for v in rb.linvel.to_tuple())
+                              or any(v != 0.0 for v in rb.angvel.to_tuple())):
+            return None
+    fa, fb = _frame_world(rw, b.a), _frame_world(rw, b.b)
+    free = [(k, a) for k in ("linear", "angular") for a in range(3) if (k, a) not in p.locked]
+    if sum(k == "angular" for k, _ in free) == 3:
+        q = _canon(quat_multiply(_conj(fa.rotation), fb.rotation))
+        if 2.0 * math.atan2(math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2), q[3]) > 1e-9:
+            return None
+        return [_measure(k, (a,), fa, fb)[0] if k == "linear" else 0.0 for k, a in free]
+    return [_measure(k, (a,), fa, fb)[0] for k, a in free]
+
+
+def build_joints(rw: Any, scene: PhysicsScene, articulate: bool = True) -> JointDriver:
     """Create the Rapier joints of every model joint of ``scene`` in ``rw`` (see the module docstring)."""
-    driver = JointDriver(rw)
+    driver = JointDriver(rw, articulate)
     for index, joint in enumerate(scene.joints):
         driver._add(index, joint)
     return driver
