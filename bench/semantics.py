@@ -217,15 +217,18 @@ def raw_stepper(w: rp.PhysicsWorld, before: Callable[[], None] | None = None) ->
     return step
 
 
-def raw_chains(kind: str) -> Callable[[], None]:
+def raw_chains(kind: str, multibody: bool = False) -> Callable[[], None]:
+    """Raw chains on impulse joints, or (``multibody``) on multibody joints, one fixed root per chain."""
     w = raw_world()
     ground = w.add_body(rp.RigidBody.fixed())
+    joints = w.multibody_joints if multibody else w.impulse_joints
     handles = [w.add_body(rp.RigidBody.dynamic().translation(p),
                           [rp.Collider.cuboid(LINK / 2, 0.05, 0.05).mass(1.0)]) for p in link_positions()]
     for c in range(CHAINS):
         for i in range(LINKS):
             n = c * LINKS + i
-            a, anchor = (ground, (0.0, 0.0, 1.0 * c)) if i == 0 else (handles[n - 1], (LINK / 2, 0.0, 0.0))
+            root = w.add_body(rp.RigidBody.fixed()) if multibody and i == 0 else ground
+            a, anchor = (root, (0.0, 0.0, 1.0 * c)) if i == 0 else (handles[n - 1], (LINK / 2, 0.0, 0.0))
             if kind == "aimed":
                 b = (rp.GenericJointBuilder(rp.JointAxesMask.LIN_AXES)
                      .coupled_axes(rp.JointAxesMask.ANG_Y | rp.JointAxesMask.ANG_Z)
@@ -244,7 +247,7 @@ def raw_chains(kind: str) -> Callable[[], None]:
                 b = b.motor_model(rp.JointAxis.ANG_Z, rp.MotorModel.ACCELERATION_BASED).motor_velocity(
                     rp.JointAxis.ANG_Z, 1.0, 10.0)
             b = b.local_anchor1(anchor).local_anchor2((-LINK / 2, 0.0, 0.0))
-            w.impulse_joints.insert(a, handles[n], b.build(), True)
+            joints.insert(a, handles[n], b.build(), True)
     return raw_stepper(w)
 
 
@@ -323,22 +326,29 @@ class Row:
     ours: float
     raw: float
     unit: str = "ms/step"
+    raw_multibody: float | None = None  # chains: the same scene on raw multibody joints
 
     def line(self) -> str:
         ratio = self.ours / self.raw if self.raw > 0 else math.inf
         fmt = "{:.3f}" if self.unit == "s" else "{:.2f}"
-        return f"| {self.name} | {fmt.format(self.ours)} | {fmt.format(self.raw)} | {ratio:.2f}× |"
+        mb = "–" if self.raw_multibody is None else (
+            f"{fmt.format(self.raw_multibody)} ({self.ours / self.raw_multibody:.2f}×)")
+        return f"| {self.name} | {fmt.format(self.ours)} | {fmt.format(self.raw)} | {ratio:.2f}× | {mb} |"
 
 
 def measure(name: str, scene_of: Callable[[], PhysicsScene], raw_of: Callable[[], Callable[[], None]],
-            reps: int, steps: int, budget: float) -> Row:
+            reps: int, steps: int, budget: float,
+            raw_mb_of: Callable[[], Callable[[], None]] | None = None) -> Row:
     scene = scene_of()
-    ours, raw = [], []
-    for _ in range(reps):  # interleaved: both sides see the same machine load
+    ours, raw, raw_mb = [], [], []
+    for _ in range(reps):  # interleaved: every side sees the same machine load
         w = World(scene, rate=RATE)
         ours.append(time_steps(lambda w=w: (w.step(), w.poses()), steps, budget))
         raw.append(time_steps(raw_of(), steps, budget))
-    row = Row(name, statistics.median(ours), statistics.median(raw))
+        if raw_mb_of is not None:
+            raw_mb.append(time_steps(raw_mb_of(), steps, budget))
+    row = Row(name, statistics.median(ours), statistics.median(raw),
+              raw_multibody=statistics.median(raw_mb) if raw_mb else None)
     print(row.line(), flush=True)
     return row
 
@@ -369,7 +379,8 @@ def main() -> None:
     groups = set(args.only.split(",")) if args.only else {"chains", "materials", "gravity", "vehicles", "piles",
                                                            "build"}
     reps, steps, budget = max(3, args.reps), args.steps, args.budget
-    print("| scene | gltf-physics | raw native | ratio |\n|-|-|-|-|", flush=True)
+    print("| scene | gltf-physics | raw native (impulse joints) | ratio | raw multibody (ratio) |\n|-|-|-|-|-|",
+          flush=True)
     rows: dict[str, Row] = {}
     if "chains" in groups:
         for kind, label in (("hard", "hard limits"), ("soft", "soft limits"),
@@ -377,14 +388,15 @@ def main() -> None:
                             ("drive-accel", "drives: velocity target, acceleration mode"),
                             ("aimed", "3-axis angular (aimed) limits")):
             rows[kind] = measure(f"{CHAINS} chains × {LINKS} links, {label}", lambda k=kind: chain_scene(k),
-                                 lambda k=kind: raw_chains(k), reps, steps, budget)
+                                 lambda k=kind: raw_chains(k), reps, steps, budget,
+                                 lambda k=kind: raw_chains(k, multibody=True))
     if "materials" in groups:
         uniform = measure("1,000-box pile, one material", lambda: pile_scene(1000), lambda: raw_pile(1000),
                           reps, steps, budget)
         mixed = measure("1,000-box pile, three distinct materials", lambda: pile_scene(1000, THREE),
                         lambda: raw_pile(1000, THREE), reps, steps, budget)
         print(f"| three materials / one material (ours) | {mixed.ours:.2f} | {uniform.ours:.2f} | "
-              f"{mixed.ours / uniform.ours:.2f}× |", flush=True)
+              f"{mixed.ours / uniform.ours:.2f}× | – |", flush=True)
         measure("1,000-box pile, three materials, conflicting combine modes",
                 lambda: pile_scene(1000, MIXED_MODES), lambda: raw_pile(1000, MIXED_MODES), reps, steps, budget)
         measure("1,000-box pile, three materials, one with static ≠ dynamic friction",

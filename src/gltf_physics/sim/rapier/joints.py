@@ -180,6 +180,7 @@ class JointDriver:
         self.rw = rw
         self.articulate = articulate  # trees of native joints go on multibodies (articulations.py)
         self._roots: dict[int, Any] = {}  # joint index → the fixed root body made for it (reused on rebuild)
+        self.allowed: set[int] | None = None  # joints of whole trees (_tree_joints); None: any eligible one
         self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
         self.notes: list[str] = []
         self._needy: list[_Built] | None = None  # joints with per-step work; None: recompute
@@ -241,6 +242,14 @@ class JointDriver:
         else:
             raise ValueError(f"unknown joint field {field_path!r}")
 
+    def velocity_set(self, body: Any, angular: bool) -> None:
+        """A body's linear or ``angular`` velocity was set (``World.set``): when it is a multibody link, turn
+        that into its joint's coordinate rates (least squares over the link's own degrees of freedom, the rest
+        of the articulation unchanged), since Rapier derives link velocities from the coordinates."""
+        b = next((x for x in self.built.values() if x.multibody is not None and x.b.handle == body), None)
+        if b is not None:
+            articulations.set_link_velocity(self.rw, b.multibody, body, angular)
+
     def _rebuild(self, joint_index: int, joint: Joint) -> None:
         old = self.built.pop(joint_index)
         for h in old.parts:
@@ -261,7 +270,7 @@ class JointDriver:
             return
         built = _Built(joint, a, b)
         self.built[index] = built
-        if self.articulate and self._articulate(index, built):
+        if self.articulate and (self.allowed is None or index in self.allowed) and self._articulate(index, built):
             return
         _add_part(self.rw, built)
         for drive in joint.drives:
@@ -321,9 +330,58 @@ def _link_coords(rw: Any, b: _Built, p: Any) -> list[float] | None:
     return [_measure(k, (a,), fa, fb)[0] for k, a in free]
 
 
+def _tree_joints(rw: Any, joints: list[Joint]) -> set[int]:
+    """Indices of the joints that may go on multibodies: those of every connected structure (bodies linked
+    by joints; the world and fixed bodies split per joint) whose joints are all native on a multibody link
+    and whose parent links (side A) form a forest. A structure with a loop or with any other joint stays on
+    impulse joints as a whole: measured, an impulse joint on a multibody link placed away from coordinate 0
+    saw stale link state on the first step (rapier3d 0.36) and threw a loop-closed chain apart."""
+    parent_of: dict[Any, Any] = {}
+    ok: dict[int, bool] = {}
+    union: dict[Any, Any] = {}
+
+    def find(h: Any) -> Any:
+        while union.get(h, h) != h:
+            h = union[h]
+        return h
+
+    sides: dict[int, tuple[Any, Any]] = {}
+    for index, joint in enumerate(joints):
+        if joint.body_a is None and joint.body_b is None:
+            continue
+        a = _side(rw, joint.body_a, joint.frame_a, joint.node if joint.node >= 0 else None)
+        b = _side(rw, joint.body_b, joint.frame_b, joint.connected_node)
+        if a.handle == b.handle:
+            continue
+        dyn = [h for h in (a.handle, b.handle) if rw.bodies[h].is_dynamic]
+        for h in dyn:
+            union.setdefault(h, h)
+        if len(dyn) == 2:
+            union[find(dyn[0])] = find(dyn[1])
+        p = articulations.plan(joint)
+        good = (p is not None and rw.bodies[b.handle].is_dynamic and not rw.bodies[a.handle].is_kinematic
+                and b.handle not in parent_of and _link_coords(rw, _Built(joint, a, b), p) is not None)
+        if good:
+            parent_of[b.handle] = a.handle if rw.bodies[a.handle].is_dynamic else None
+        ok[index] = good
+        sides[index] = (a.handle, b.handle)
+    bad_roots = {find(h) for i, good in ok.items() if not good
+                 for h in sides[i] if rw.bodies[h].is_dynamic}
+    for start in parent_of:  # a cycle of parents is a loop
+        seen, h = set(), start
+        while h is not None and h not in seen:
+            seen.add(h)
+            h = parent_of.get(h)
+        if h is not None:
+            bad_roots.add(find(start))
+    return {i for i, good in ok.items() if good and find(sides[i][1]) not in bad_roots}
+
+
 def build_joints(rw: Any, scene: PhysicsScene, articulate: bool = True) -> JointDriver:
     """Create the Rapier joints of every model joint of ``scene`` in ``rw`` (see the module docstring)."""
     driver = JointDriver(rw, articulate)
+    if articulate:
+        driver.allowed = _tree_joints(rw, scene.joints)
     for index, joint in enumerate(scene.joints):
         driver._add(index, joint)
     return driver

@@ -479,6 +479,8 @@ class RapierWorld:
                 b.linvel = world_v
             else:
                 b.angvel = world_v
+            if self.joints is not None:  # an articulation link moves by its joint coordinates
+                self.joints.velocity_set(self.handle_of[node], field == "angular_velocity")
         elif field == "gravity_factor":
             b.gravity_scale = float(value)
         elif field == "mass":
