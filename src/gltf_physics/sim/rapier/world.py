@@ -44,7 +44,7 @@ import rapier3d as rp
 
 from ...dialects.pointers import body_family
 from ...gltf.hierarchy import ancestors, parents
-from ...gltf.transforms import decompose, matrix_to_quat, world_matrices
+from ...gltf.transforms import decompose, matrix_to_quat
 from ...model import Body, MotionType, PhysicsScene
 from ...model.mass import (
     MassProperties,
@@ -52,18 +52,20 @@ from ...model.mass import (
     PlacedShape,
     apply_overrides,
     body_frame,
-    body_placements,
     colliders_by_body,
     combine_parts,
     document_mesh_source,
     place_shape,
     placed_mass,
+    placements_with_inverse,
+    rigid_inverses,
 )
 from ..animation import AnimationSchedule
 from ..errors import SimulationError
 from ..triggers import TriggerTracker
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
 from .controllers import build_controllers
+from .frames import world_matrices
 from .shapes import collider_builder
 
 try:  # the joint driver is written beside this module; the world runs without it
@@ -75,6 +77,8 @@ EARTH_GRAVITY = (0.0, -9.81, 0.0)
 SOLVER_SUBSTEP_HZ = 240.0  # Rapier's internal solver substep rate at 60 Hz with its default 4 iterations
 _POSE_HEADER = 8  # bytes before the 7 float32 of Isometry3.to_bytes() (quaternion xyzw, translation xyz)
 _ALL_TYPES = rp.ActiveCollisionTypes.all()
+_EYE3 = np.eye(3)
+_NO_TURN = (0.0, 0.0, 0.0, 1.0)
 
 
 class RapierWorld:
@@ -157,11 +161,15 @@ class RapierWorld:
         by_body = colliders_by_body(self.scene)
         self._placed_cache: dict = {}  # equal shapes at equal relative poses are placed (and weighed) once
         self._part_cache: dict[int, Any] = {}
-        for body in sorted(self.scene.bodies, key=lambda b: b.node):
-            frame = body_frame(self._world_m[body.node])
-            placed = body_placements(self.scene, body.node, self._world_m, self._mesh_source,
-                                     by_body.get(body.node, []), frame, self._placed_cache)
-            handle = self._add_body(body, frame, placed, density)
+        self._mass_cache: dict[tuple, tuple[MassProperties, rp.MassProperties]] = {}
+        self._template: dict[tuple, rp.RigidBodyBuilder] = {}
+        ordered = sorted(self.scene.bodies, key=lambda b: b.node)
+        frames, plain = _body_frames(self._world_m, [b.node for b in ordered])
+        inverses = rigid_inverses(np.stack(frames)) if frames else []
+        for body, frame, inv, flat in zip(ordered, frames, inverses, plain, strict=True):
+            placed = placements_with_inverse(self.scene, body.node, inv, self._world_m, self._mesh_source,
+                                             by_body.get(body.node, []), self._placed_cache)
+            handle = self._add_body(body, frame, placed, density, flat)
             solids.extend((k, p, handle) for k, p in placed)
         partner_of = self._joint_partners()
         for k, col in enumerate(self.scene.colliders):
@@ -176,11 +184,17 @@ class RapierWorld:
         self._add_triggers()
 
     def _add_body(self, body: Body, frame: np.ndarray, placed: list[tuple[int, PlacedShape]],
-                  density: float) -> rp.RigidBodyHandle:
+                  density: float, plain: bool = False) -> rp.RigidBodyHandle:
+        """One Rapier body at ``frame`` (``plain``: known to carry no rotation)."""
         m = body.motion
         rot = frame[:3, :3]
-        t, q = frame[:3, 3], matrix_to_quat(rot)
-        linvel, angvel = rot @ np.asarray(m.linear_velocity), rot @ np.asarray(m.angular_velocity)  # D-9
+        t = tuple(frame[:3, 3].tolist())
+        if plain:  # most bodies of big scenes: no rotation, no per-body quaternion or velocity turn
+            q, linvel, angvel = _NO_TURN, tuple(m.linear_velocity), tuple(m.angular_velocity)
+        else:
+            q = matrix_to_quat(rot)
+            linvel = tuple((rot @ np.asarray(m.linear_velocity)).tolist())  # D-9
+            angvel = tuple((rot @ np.asarray(m.angular_velocity)).tolist())
         animated = self._animated_body(body.node)
         if animated:  # animation wins over simulation (DIGEST §11)
             builder = rp.RigidBody.kinematic_position_based()
@@ -189,15 +203,19 @@ class RapierWorld:
         elif m.type is MotionType.KINEMATIC and body_family(body) == "omi":
             builder = rp.RigidBody.kinematic_position_based()
         elif m.type is MotionType.KINEMATIC:
-            builder = rp.RigidBody.kinematic_velocity_based().linvel(tuple(linvel)).angvel(tuple(angvel))
+            builder = rp.RigidBody.kinematic_velocity_based().linvel(linvel).angvel(angvel)
         else:
-            mp = self._mass(body, placed, density)
-            builder = (rp.RigidBody.dynamic().linvel(tuple(linvel)).angvel(tuple(angvel))
-                       .gravity_scale(float(m.gravity_factor)).additional_mass_properties(_rapier_mass(mp)))
-            locks = _locks(mp)
-            if locks is not None:
-                builder = builder.locked_axes(locks)
-        handle = self.world.add_body(builder.position((tuple(t), tuple(q))))
+            mp, rapier_mp = self._mass(body, placed, density)
+            key = (id(rapier_mp), linvel, angvel, float(m.gravity_factor))
+            builder = self._template.get(key)  # equal bodies share one builder; only the pose differs
+            if builder is None:
+                builder = (rp.RigidBody.dynamic().linvel(linvel).angvel(angvel)
+                           .gravity_scale(float(m.gravity_factor)).additional_mass_properties(rapier_mp))
+                locks = _locks(mp)
+                if locks is not None:
+                    builder = builder.locked_axes(locks)
+                self._template[key] = builder
+        handle = self.world.add_body(builder.position((t, q)))
         self.handle_of[body.node] = handle
         self.node_of[handle] = body.node
         if m.type is not MotionType.STATIC or animated:
@@ -288,16 +306,26 @@ class RapierWorld:
         """A static collider of a partner group: on the group's fixed body, pose relative to it."""
         return self._partner_body(group), np.linalg.inv(body_frame(self._world_m[group])) @ self._world_m[node]
 
-    def _mass(self, body: Body, placed: list[tuple[int, PlacedShape]], density: float) -> MassProperties:
-        parts = []
-        for _, p in placed:
-            if id(p) not in self._part_cache:
-                self._part_cache[id(p)] = placed_mass(p)
-            parts.append(self._part_cache[id(p)])
-        v, com, inertia = combine_parts(parts)
-        mp = apply_overrides(body, (v * density, com, inertia * density), self._world_m[body.node])
-        self.mass_of[body.node] = mp
-        return mp
+    def _mass(self, body: Body, placed: list[tuple[int, PlacedShape]],
+              density: float) -> tuple[MassProperties, rp.MassProperties]:
+        """Model and Rapier mass properties; computed once per distinct (shapes, motion) — equal placed
+        shapes are shared (``_placed_cache``), and a centre-of-mass override depends on the node's pose."""
+        key = (tuple(id(p) for _, p in placed), body.motion) if body.motion.center_of_mass is None else None
+        hit = self._mass_cache.get(key) if key is not None else None
+        if hit is None:
+            parts = []
+            for _, p in placed:
+                if id(p) not in self._part_cache:
+                    self._part_cache[id(p)] = placed_mass(p)
+                parts.append(self._part_cache[id(p)])
+            v, com, inertia = combine_parts(parts)
+            mp = apply_overrides(body, (v * density, com, inertia * density), self._world_m[body.node])
+            hit = (mp, _rapier_mass(mp))
+            if key is not None:
+                self._mass_cache[key] = hit
+        self.mass_of[body.node] = hit[0]
+        return hit
+
 
     def _add_solids(self, solids: list[tuple[int, PlacedShape, rp.RigidBodyHandle | None]]) -> None:
         sc = self.scene
@@ -311,18 +339,23 @@ class RapierWorld:
         filter_keys = {sc.colliders[k].filter for k, _, _ in solids} | {t.filter for t in sc.triggers}
         self._classes = FilterClasses(sc.filters, filter_keys | {None})
         any_hook = False
+        builders: dict[tuple, rp.ColliderBuilder] = {}  # one per distinct (placed shape, material, filter)
         for k, placed, parent in solids:
             col = sc.colliders[k]
-            friction, restitution, f_rule, r_rule = carried[col.material]
-            b = (collider_builder(placed).density(0.0).friction(friction).restitution(restitution)
-                 .friction_combine_rule(f_rule).restitution_combine_rule(r_rule))
-            hooks = rp.ActiveHooks.NONE
-            if col.material in flagged:
-                hooks = hooks | rp.ActiveHooks.MODIFY_SOLVER_CONTACTS
-            b, hooks = self._filter(b, col.filter, hooks)
-            if not hooks.is_empty():
-                b = b.active_hooks(hooks)
-                any_hook = True
+            key = (id(placed), col.material, col.filter)
+            b = builders.get(key)
+            if b is None:
+                friction, restitution, f_rule, r_rule = carried[col.material]
+                b = (collider_builder(placed).density(0.0).friction(friction).restitution(restitution)
+                     .friction_combine_rule(f_rule).restitution_combine_rule(r_rule))
+                hooks = rp.ActiveHooks.NONE
+                if col.material in flagged:
+                    hooks = hooks | rp.ActiveHooks.MODIFY_SOLVER_CONTACTS
+                b, hooks = self._filter(b, col.filter, hooks)
+                if not hooks.is_empty():
+                    b = b.active_hooks(hooks)
+                builders[key] = b
+            any_hook = any_hook or col.material in flagged or self._classes.needs_pair_hook(col.filter)
             handle = self.world.add_collider(b, parent)
             self._info[handle] = (False, col.body if col.body is not None else col.node)
             self._keys[handle] = (col.material, col.filter)
@@ -532,6 +565,18 @@ def solver_iterations(frequency: float) -> int:
     60 Hz too).
     """
     return max(1, round(SOLVER_SUBSTEP_HZ / frequency))
+
+
+def _body_frames(world: list[np.ndarray], nodes: list[int]) -> tuple[list[np.ndarray], list[bool]]:
+    """``body_frame`` of each node's world matrix, and whether it is plain: a matrix with no rotation or
+    scale is its own frame (checked for all nodes at once), so only rotated or scaled nodes pay for a
+    decomposition."""
+    if not nodes:
+        return [], []
+    stack = np.stack([world[n] for n in nodes])
+    plain = (np.all(stack[:, :3, :3] == _EYE3, axis=(1, 2))
+             & np.all(stack[:, 3] == (0.0, 0.0, 0.0, 1.0), axis=1)).tolist()
+    return [stack[i] if ok else body_frame(stack[i]) for i, ok in enumerate(plain)], plain
 
 
 def _rapier_mass(mp: MassProperties) -> rp.MassProperties:
