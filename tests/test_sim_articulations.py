@@ -141,3 +141,23 @@ def test_setting_a_link_velocity_turns_its_joint():
     w.set("/nodes/0/extensions/KHR_physics_rigid_bodies/motion/angularVelocity", [0.0, 0.0, 2.0])
     w.step()
     assert twist(w, 0, 2) == pytest.approx(2.0 / 60.0, rel=0.01)
+
+
+def test_inert_drive_and_released_soft_limit_leave_the_joint_free():
+    # A Rapier motor of zero gains holds its axis rigidly; an inert drive (no stiffness, no damping) and a
+    # soft limit while inside its range must not: a link released 0.5 rad off the vertical swings down
+    # through the vertical (twist sign changes) within 1 s.
+    a0 = 0.5
+    nodes = [{"translation": [L / 2 * math.sin(a0), -L / 2 * math.cos(a0), 0.0],
+              "rotation": [0.0, 0.0, math.sin(a0 / 2), math.cos(a0 / 2)]}]
+    inert = JointDrive(DriveType.ANGULAR, DriveMode.FORCE, 2, velocity_target=1.0)
+    soft = JointLimit(angular_axes=(2,), min=-1.0, max=1.0, stiffness=100.0, damping=1.0)
+    for limits, drives in (((*hinge(2)[:2],), (inert,)), ((*hinge(2)[:2], soft), ())):
+        w = World(scene(nodes, [Joint(None, Pose(), 0, Pose((0.0, L / 2, 0.0)), limits=limits, drives=drives)],
+                        (0.1, L, 0.1)))
+        assert articulated(w) == [True]
+        seen = []
+        for _ in range(60):
+            w.step()
+            seen.append(twist(w, 0, 2))
+        assert seen[0] > 0.4 and min(seen) < -0.3

@@ -15,7 +15,11 @@ and drives act on the joint coordinate with the articulated inertia and need no 
   chains stay separate multibodies (Rapier's multibody solve is dense in its degrees of freedom);
 - joining the two would not close a loop (a loop's closing joint stays an impulse joint).
 
-Anything else (soft limits, cones, distances, total-rotation limits, kinematic sides, reversed chains)
+- a soft limit (finite stiffness) on one free axis, not shared with a drive: a force-based motor toward the
+  violated bound (target velocity 0, the limit's stiffness and damping) switched on before a step that
+  starts outside [min, max] and off inside it (:class:`SoftLimits`, one coordinate read per articulation);
+
+Anything else (cones, distances, total-rotation limits, kinematic sides, reversed chains)
 stays on impulse joints (``sim/rapier/joints.py``). Contacts between the two linked bodies follow
 ``enableCollision`` (JOINT-9); other links of an articulation collide as usual.
 """
@@ -26,9 +30,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import rapier3d as r
 
-from ...model.joints import DriveMode, DriveType, Joint, JointDrive
+from ...model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit
 
 LIN = (r.JointAxis.LIN_X, r.JointAxis.LIN_Y, r.JointAxis.LIN_Z)
 ANG = (r.JointAxis.ANG_X, r.JointAxis.ANG_Y, r.JointAxis.ANG_Z)
@@ -45,17 +50,25 @@ class Plan:
     locked: set[tuple[str, int]] = field(default_factory=set)
     bounds: dict[tuple[str, int], tuple[float, float]] = field(default_factory=dict)
     drives: dict[tuple[str, int], int] = field(default_factory=dict)  # (kind, axis) → drive index
+    soft: dict[tuple[str, int], JointLimit] = field(default_factory=dict)  # one soft limit per free axis
 
 
 def plan(joint: Joint) -> Plan | None:
     """The multibody form of ``joint``, or None when something in it is not native there (module docstring)."""
     p = Plan()
     for lim in joint.limits:
-        if not math.isinf(lim.stiffness) or lim.min > lim.max:
+        if lim.min > lim.max:
             return None
+        soft = not math.isinf(lim.stiffness)
         for kind, axes in (("linear", lim.linear_axes), ("angular", lim.angular_axes)):
             axes = tuple(sorted(set(axes)))
             if not axes:
+                continue
+            if soft:
+                if len(axes) != 1 or (kind, axes[0]) in p.soft:
+                    return None
+                if lim.stiffness > 0 or lim.damping > 0:  # a spring of zero gains does nothing
+                    p.soft[(kind, axes[0])] = lim
                 continue
             if lim.min == 0.0 and lim.max == 0.0:
                 p.locked.update((kind, a) for a in axes)
@@ -72,10 +85,12 @@ def plan(joint: Joint) -> Plan | None:
                 or key in p.locked or key in p.drives):
             return None
         p.drives[key] = i
+    if any(key in p.locked or key in p.drives for key in p.soft):
+        return None  # a soft limit is a motor of its own on its axis
     free_angular = [a for a in range(3) if ("angular", a) not in p.locked]
     if len(free_angular) == 2:
         return None
-    if len(free_angular) == 3 and any(k == "angular" for k, _ in (*p.bounds, *p.drives)):
+    if len(free_angular) == 3 and any(k == "angular" for k, _ in (*p.bounds, *p.drives, *p.soft)):
         return None
     if any(lo > hi for lo, hi in p.bounds.values()):
         return None
@@ -118,6 +133,8 @@ def build(p: Plan, joint: Joint, frame1: Any, frame2: Any) -> Any:
     for (kind, a), i in p.drives.items():
         d = joint.drives[i]
         x_t, v_t, k, c, max_force = motor_args(d)
+        if k == 0.0 and c == 0.0:
+            continue  # inert; a Rapier motor of zero gains would hold the axis rigidly (measured)
         axis = _axis(kind, a)
         b = b.motor_model(axis, _MODEL[d.mode]).motor(axis, x_t, v_t, k, c).motor_max_force(axis, max_force)
     return b.build()
@@ -150,6 +167,9 @@ def set_drive(rw: Any, handle: Any, p: Plan, joint: Joint, index: int) -> None:
     mb, link = rw.multibody_joints.get(handle)
     x_t, v_t, k, c, max_force = motor_args(d)
     axis = _axis(*key)
+    if k == 0.0 and c == 0.0:
+        mb.set_link_motor_max_force(link, axis, 0.0)  # inert (see build)
+        return
     mb.set_link_motor_model(link, axis, _MODEL[d.mode])
     mb.set_link_motor(link, axis, x_t, v_t, k, c)
     mb.set_link_motor_max_force(link, axis, max_force)
@@ -192,3 +212,78 @@ def set_link_velocity(rw: Any, handle: Any, body: Any, angular: bool) -> None:
     rest[cols] = 0.0
     qdot[cols] = np.linalg.lstsq(jac[rows, cols], target - jac[rows] @ rest, rcond=None)[0]
     mb.set_generalized_velocity(qdot.tolist())
+
+
+class SoftLimits:
+    """Soft limits of multibody links: before each step, one read of each articulation's coordinates, a
+    NumPy test of every soft limit against its range, and a motor change only where a limit enters or
+    leaves its active state (so a resting scene makes no engine calls)."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[Any, str, int, JointLimit, int]] = []  # (handle, kind, axis, limit, rank)
+        self._layout: tuple[list[Any], np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._state = np.zeros(0, dtype=np.int8)  # −1 at min, +1 at max, 0 off
+        self._force_all = True
+
+    def add(self, handle: Any, p: Plan) -> None:
+        """Register the soft limits of a new link (``p.soft``); its motors start off."""
+        for (kind, a), lim in p.soft.items():
+            self.entries.append((handle, kind, a, lim, _free_rank(p, kind, a)))
+        self._layout = None
+
+    def remove(self, handle: Any) -> None:
+        self.entries = [e for e in self.entries if e[0] != handle]
+        self._layout = None
+
+    def _build_layout(self, rw: Any) -> None:
+        """Which articulation and coordinate each soft limit reads (assembly ids change as trees merge)."""
+        mbs = rw.multibody_joints
+        roots: dict[Any, int] = {}
+        first: list[Any] = []
+        which, index = [], []
+        for handle, _, _, _, rank in self.entries:
+            mb, link_id = mbs.get(handle)
+            root = mb.root_handle
+            if root not in roots:
+                roots[root] = len(first)
+                first.append(handle)
+            link = mb.get_link(link_id)
+            which.append(roots[root])
+            index.append(link.assembly_id + rank)
+        lo = np.array([e[3].min for e in self.entries])
+        hi = np.array([e[3].max for e in self.entries])
+        self._layout = (first, np.array(which, dtype=np.int64), np.array(index, dtype=np.int64), lo, hi)
+        self._state = np.zeros(len(self.entries), dtype=np.int8)
+        self._force_all = True  # a new layout (built or rebuilt link): set every motor once
+
+    def before_step(self, rw: Any) -> None:
+        if not self.entries:
+            return
+        if self._layout is None:
+            self._build_layout(rw)
+        first, which, index, lo, hi = self._layout  # type: ignore[misc]
+        mbs = rw.multibody_joints
+        coords = [np.asarray(mbs.get(h)[0].generalized_position(), dtype=np.float64) for h in first]
+        x = np.array([coords[w][i] for w, i in zip(which.tolist(), index.tolist(), strict=True)])
+        state = np.where(x > hi, 1, np.where(x < lo, -1, 0)).astype(np.int8)
+        changed = np.nonzero((state != self._state) | self._force_all)[0]
+        self._force_all = False
+        for k in changed.tolist():
+            handle, kind, a, lim, _ = self.entries[k]
+            mb, link_id = mbs.get(handle)
+            axis = _axis(kind, a)
+            if state[k] == 0:  # off: a motor of zero gains still holds its axis rigidly (measured); no force
+                mb.set_link_motor_max_force(link_id, axis, 0.0)
+            else:
+                bound = lim.max if state[k] > 0 else lim.min
+                mb.set_link_motor_model(link_id, axis, r.MotorModel.FORCE_BASED)
+                mb.set_link_motor(link_id, axis, bound, 0.0, max(lim.stiffness, 0.0), max(lim.damping, 0.0))
+                mb.set_link_motor_max_force(link_id, axis, HUGE)
+        self._state = state
+
+
+def _free_rank(p: Plan, kind: str, a: int) -> int:
+    """Position of (kind, axis) among a link joint's free coordinates (Rapier's order: linear x, y, z, then
+    angular x, y, z, locked ones skipped)."""
+    order = [("linear", i) for i in range(3)] + [("angular", i) for i in range(3)]
+    return [key for key in order if key not in p.locked].index((kind, a))

@@ -181,9 +181,12 @@ class JointDriver:
         self.articulate = articulate  # trees of native joints go on multibodies (articulations.py)
         self._roots: dict[int, Any] = {}  # joint index → the fixed root body made for it (reused on rebuild)
         self.allowed: set[int] | None = None  # joints of whole trees (_tree_joints); None: any eligible one
+        self.soft = articulations.SoftLimits()  # soft limits of multibody links
         self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
         self.notes: list[str] = []
         self._needy: list[_Built] | None = None  # joints with per-step work; None: recompute
+        self._bulk: list[tuple[_Built, _Aimed]] = []  # angular aimed rows of spring-free joints (vectorised)
+        self._bulk_ids: set[int] = set()
 
     def handles(self, joint_index: int) -> list[Any]:
         """The Rapier joint handles of model joint ``joint_index`` (empty when it was ignored)."""
@@ -196,11 +199,23 @@ class JointDriver:
         return _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
 
     def before_step(self, dt: float) -> None:
+        self.soft.before_step(self.rw)
         if self._needy is None:  # joints whose rows are all Rapier's own need nothing per step
-            self._needy = [b for b in self.built.values() if b.aimed or any(_live(s) for s in b.springs)]
+            needy = [b for b in self.built.values() if b.aimed or any(_live(s) for s in b.springs)]
+            # Joints whose only per-step work is angular aimed rows are aimed together in NumPy.
+            self._bulk = [(b, a) for b in needy if not any(_live(s) for s in b.springs)
+                          for a in b.aimed if a.kind == "angular"]
+            bulk = {id(b) for b, _ in self._bulk}
+            self._needy = [b for b in needy if id(b) not in bulk
+                           or any(a.kind != "angular" for a in b.aimed)]
+            self._bulk_ids = bulk
+        if self._bulk:
+            _aim_angular(self.rw, self._bulk)
         for b in self._needy:
             fa, fb = _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
             for a in b.aimed:
+                if id(b) in self._bulk_ids and a.kind == "angular":
+                    continue
                 _aim(self.rw, b, a, fa, fb)
             for s in b.springs:
                 _spring_step(self.rw, b, s, fa, fb, dt)
@@ -256,6 +271,7 @@ class JointDriver:
             self.rw.impulse_joints.remove(h, True)
         if old.multibody is not None:
             self.rw.multibody_joints.remove(old.multibody, True)
+            self.soft.remove(old.multibody)
         self._add(joint_index, joint)
 
     def _add(self, index: int, joint: Joint) -> None:
@@ -308,6 +324,7 @@ class JointDriver:
             return False
         articulations.place(rw, handle, coords)
         built.multibody, built.plan = handle, p
+        self.soft.add(handle, p)
         return True
 
 
@@ -643,6 +660,66 @@ def _aim(rw: Any, b: _Built, a: _Aimed, fa: Pose, fb: Pose) -> None:
     data = _data(rw, a.handle)
     data.local_frame1 = _iso(frame1)
     data.local_frame2 = _iso(frame2)
+
+
+def _qmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise Hamilton products of xyzw quaternions (N, 4)."""
+    ax, ay, az, aw = a.T
+    bx, by, bz, bw = b.T
+    return np.stack([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz], axis=1)
+
+
+def _qcanon(q: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(q, axis=1, keepdims=True)
+    n[n == 0] = 1.0
+    return q * (np.where(q[:, 3:] < 0, -1.0, 1.0) / n)
+
+
+def _rotations(rw: Any, handles: list[Any]) -> np.ndarray:
+    """Current xyzw rotations (N, 4) of bodies, read in bulk where the world offers it."""
+    read = getattr(rw, "_read", None)
+    if read is not None:
+        return read(handles)[:, :4].astype(np.float64)
+    return np.array([_body_pose(rw, h).rotation for h in handles], dtype=np.float64)
+
+
+def _aim_angular(rw: Any, items: list[tuple[_Built, _Aimed]]) -> None:
+    """:func:`_aim` for many angular (total-rotation) aimed rows at once: NumPy for every joint's relative
+    rotation, axis and fixed frames, then two frame assignments per joint."""
+    fa_rot = np.array([b.a.frame.rotation for b, _ in items], dtype=np.float64)
+    fb_rot = np.array([b.b.frame.rotation for b, _ in items], dtype=np.float64)
+    qa = _qmul(_rotations(rw, [b.a.handle for b, _ in items]), fa_rot)
+    qb = _qmul(_rotations(rw, [b.b.handle for b, _ in items]), fb_rot)
+    conj = np.array([-1.0, -1.0, -1.0, 1.0])
+    q_rel = _qcanon(_qmul(qa * conj, qb))
+    imag = q_rel[:, :3]
+    n = np.linalg.norm(imag, axis=1)
+    u = np.where((n > 1e-12)[:, None], imag / np.where(n > 1e-12, n, 1.0)[:, None], X)  # axis in frame A
+    metric = 2.0 * np.arctan2(n, q_rel[:, 3])
+    aim = _x_to_many(u)
+    frame1 = _qcanon(_qmul(fa_rot, aim))
+    half = metric / 2
+    twist = np.stack([np.sin(half), np.zeros_like(half), np.zeros_like(half), np.cos(half)], axis=1)
+    fix = _qmul(_qmul(q_rel * conj, aim), twist)
+    frame2 = _qcanon(_qmul(fb_rot, fix))
+    for (b, a), r1, r2 in zip(items, frame1.tolist(), frame2.tolist(), strict=True):
+        data = _data(rw, a.handle)
+        data.local_frame1 = _iso(Pose(b.a.frame.translation, (r1[0], r1[1], r1[2], r1[3])))
+        data.local_frame2 = _iso(Pose(b.b.frame.translation, (r2[0], r2[1], r2[2], r2[3])))
+
+
+def _x_to_many(u: np.ndarray) -> np.ndarray:
+    """:func:`_x_to` for rows of unit vectors (N, 3)."""
+    c = u[:, 0]
+    axis = np.stack([np.zeros_like(c), -u[:, 2], u[:, 1]], axis=1)  # X × u
+    n = np.linalg.norm(axis, axis=1)
+    safe = np.where(n < 1e-12, 1.0, n)
+    half = np.arctan2(n, c) / 2
+    q = np.concatenate([axis / safe[:, None] * np.sin(half)[:, None], np.cos(half)[:, None]], axis=1)
+    q[n < 1e-12] = IDENTITY
+    q[c < -0.999999] = (0.0, 0.0, 1.0, 0.0)  # half turn about Z
+    return q
 
 
 def _rate(rw: Any, b: _Built, kind: str, direction: np.ndarray, point: np.ndarray) -> float:
