@@ -246,7 +246,7 @@ def raw_chains(kind: str, multibody: bool = False) -> Callable[[], None]:
             elif kind == "drive-accel":
                 b = b.motor_model(rp.JointAxis.ANG_Z, rp.MotorModel.ACCELERATION_BASED).motor_velocity(
                     rp.JointAxis.ANG_Z, 1.0, 10.0)
-            b = b.local_anchor1(anchor).local_anchor2((-LINK / 2, 0.0, 0.0))
+            b = b.local_anchor1(anchor).local_anchor2((-LINK / 2, 0.0, 0.0)).contacts_enabled(False)  # JOINT-9
             joints.insert(a, handles[n], b.build(), True)
     return raw_stepper(w)
 
