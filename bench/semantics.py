@@ -338,11 +338,11 @@ class Row:
 
 def measure(name: str, scene_of: Callable[[], PhysicsScene], raw_of: Callable[[], Callable[[], None]],
             reps: int, steps: int, budget: float,
-            raw_mb_of: Callable[[], Callable[[], None]] | None = None) -> Row:
+            raw_mb_of: Callable[[], Callable[[], None]] | None = None, **options: object) -> Row:
     scene = scene_of()
     ours, raw, raw_mb = [], [], []
     for _ in range(reps):  # interleaved: every side sees the same machine load
-        w = World(scene, rate=RATE)
+        w = World(scene, rate=RATE, **options)  # type: ignore[arg-type]
         ours.append(time_steps(lambda w=w: (w.step(), w.poses()), steps, budget))
         raw.append(time_steps(raw_of(), steps, budget))
         if raw_mb_of is not None:
@@ -390,6 +390,9 @@ def main() -> None:
             rows[kind] = measure(f"{CHAINS} chains × {LINKS} links, {label}", lambda k=kind: chain_scene(k),
                                  lambda k=kind: raw_chains(k), reps, steps, budget,
                                  lambda k=kind: raw_chains(k, multibody=True))
+        measure(f"{CHAINS} chains × {LINKS} links, hard limits, World(articulations=False)",
+                lambda: chain_scene("hard"), lambda: raw_chains("hard"), reps, steps, budget,
+                lambda: raw_chains("hard", multibody=True), articulations=False)
     if "materials" in groups:
         uniform = measure("1,000-box pile, one material", lambda: pile_scene(1000), lambda: raw_pile(1000),
                           reps, steps, budget)

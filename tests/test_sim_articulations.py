@@ -161,3 +161,12 @@ def test_inert_drive_and_released_soft_limit_leave_the_joint_free():
             w.step()
             seen.append(twist(w, 0, 2))
         assert seen[0] > 0.4 and min(seen) < -0.3
+
+
+def test_articulations_off_keeps_every_joint_on_impulse_joints():
+    nodes = [{"translation": [0.0, -L * (i + 0.5), 0.0]} for i in range(3)]
+    joints = [Joint(None if i == 0 else i - 1, Pose() if i == 0 else Pose((0.0, -L / 2, 0.0)), i,
+                    Pose((0.0, L / 2, 0.0)), limits=(PIN,)) for i in range(3)]
+    w = World(scene(nodes, joints, (0.1, L, 0.1)), articulations=False)
+    assert articulated(w) == [False, False, False]
+    assert all(w.engine.joints.handles(k) for k in range(3))

@@ -40,6 +40,11 @@ Several limits on the same axis (or several model joints on one body pair) spill
 between the same bodies, so every row is enforced (overlapping ranges intersect). Every Rapier joint of a
 model joint has contacts enabled exactly when ``enable_collision`` (JOINT-9, JOINT1-11).
 
+Articulations (``articulations.py``): joints of a whole tree whose rows are all native on Rapier's
+multibody links go there instead (limits, soft limits and drives on the joint coordinate with the
+articulated inertia); ``_tree_joints`` picks them, ``JointDriver(articulate=False)`` turns it off. The
+impulse machinery below serves every other joint.
+
 Runtime edits: ``JointDriver.set(joint_index, field, value)`` with ``field`` a tuple of model names:
 
 - ``("drives", i, name)``, name ∈ position_target, velocity_target, stiffness, damping, max_force

@@ -84,7 +84,8 @@ _NO_TURN = (0.0, 0.0, 0.0, 1.0)
 class RapierWorld:
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
-                 mesh_source: MeshSource | None = None, threads: int | None = None) -> None:
+                 mesh_source: MeshSource | None = None, threads: int | None = None,
+                 articulations: bool = True) -> None:
         if rate <= 0 or substeps < 1:
             raise SimulationError(f"rate must be > 0 and substeps ≥ 1 (got {rate}, {substeps})")
         self.scene = scene
@@ -126,7 +127,7 @@ class RapierWorld:
         self._last = np.zeros((len(self._pose_handles), 7), dtype=np.float32)
         self._stale = True  # the next read reads every body
         self._read_at = -1  # substep_count at the last read_poses
-        self.joints = build_joints(self, scene) if build_joints is not None else None
+        self.joints = build_joints(self, scene, articulations) if build_joints is not None else None
         self.controllers = build_controllers(self, scene)  # gravity volumes, thrusters, vehicles
 
     # -- the joint interface -------------------------------------------------------------------------
