@@ -231,6 +231,10 @@ class SoftLimits:
             self.entries.append((handle, kind, a, lim, _free_rank(p, kind, a)))
         self._layout = None
 
+    def invalidate(self) -> None:
+        """Forget the layout and motor states (a restored world): the next step sets every motor again."""
+        self._layout = None
+
     def remove(self, handle: Any) -> None:
         self.entries = [e for e in self.entries if e[0] != handle]
         self._layout = None

@@ -54,7 +54,7 @@ class GravityVolumes:
             self.volumes.append(_Volume(f, m, sensors, node_rotation(m), m[:3, 3].copy()))
         self.factor: dict[rp.RigidBodyHandle, float] = {}  # bodies whose gravity_scale we hold at 0
         self._world_id = 0
-        self._body_info: dict[rp.RigidBodyHandle, tuple[float, tuple[float, float, float]] | None] = {}
+        self._body_info: dict[rp.RigidBodyHandle, tuple[Any, Any]] = {}  # handle → (model mass, its info)
 
     def set_field(self, node: int, name: str, value: Any) -> None:
         """Runtime edit of a volume property (model field name) on the gravity node ``node``."""
@@ -102,11 +102,13 @@ class GravityVolumes:
 
     def _mass_info(self, handle: rp.RigidBodyHandle) -> tuple[float, tuple[float, float, float]] | None:
         """(mass, local centre of mass) of a body that volumes pull; None for infinite or unknown mass."""
-        if handle not in self._body_info:
-            mp = self.rw.mass_of.get(self.rw.node_of.get(handle))
+        mp = self.rw.mass_of.get(self.rw.node_of.get(handle))
+        hit = self._body_info.get(handle)
+        if hit is None or hit[0] is not mp:  # first time, or the mass was set at run time
             ok = mp is not None and math.isfinite(mp.mass)
-            self._body_info[handle] = (mp.mass, tuple(mp.center_of_mass)) if ok else None  # type: ignore[union-attr]
-        return self._body_info[handle]
+            hit = (mp, (mp.mass, tuple(mp.center_of_mass)) if ok else None)  # type: ignore[union-attr]
+            self._body_info[handle] = hit
+        return hit[1]
 
     def _hold(self, handle: rp.RigidBodyHandle, b: rp.RigidBody) -> float:
         scale = float(b.gravity_scale)

@@ -262,6 +262,10 @@ class JointDriver:
         else:
             raise ValueError(f"unknown joint field {field_path!r}")
 
+    def restored(self) -> None:
+        """The world was restored from a snapshot: soft-limit motors are re-set from the restored state."""
+        self.soft.invalidate()
+
     def velocity_set(self, body: Any, angular: bool) -> None:
         """A body's linear or ``angular`` velocity was set (``World.set``): when it is a multibody link, turn
         that into its joint's coordinate rates (least squares over the link's own degrees of freedom, the rest

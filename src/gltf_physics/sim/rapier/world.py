@@ -552,6 +552,8 @@ class RapierWorld:
         self.triggers.restore(trig_state)
         self.mass_of = dict(masses)
         self._stale = True
+        if self.joints is not None:
+            self.joints.restored()
 
 
 def solver_iterations(frequency: float) -> int:
