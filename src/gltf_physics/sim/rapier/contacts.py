@@ -148,8 +148,9 @@ def hooked_pairs(materials: Sequence[PhysicsMaterial], keys: set[int | None],
 
 
 def hook_cover(pairs: dict[tuple, Coefficients], counts: dict[int | None, int]) -> set[int | None]:
-    """Material keys to flag so every hooked pair has a flagged side (greedy, fewest colliders first)."""
-    flagged: set[int | None] = set()
+    """Material keys to flag so every hooked pair has a flagged side: classes hooked with themselves, then
+    greedily the side with fewer colliders."""
+    flagged: set[int | None] = {ka for ka, kb in pairs if ka == kb}  # a class hooked with itself must be
     for ka, kb in sorted(pairs, key=lambda p: (min(counts[p[0]], counts[p[1]]), str(p))):
         if ka in flagged or kb in flagged:
             continue
