@@ -163,7 +163,7 @@ class RapierWorld:
         self._placed_cache: dict = {}  # equal shapes at equal relative poses are placed (and weighed) once
         self._part_cache: dict[int, Any] = {}
         self._mass_cache: dict[tuple, tuple[MassProperties, rp.MassProperties]] = {}
-        self._template: dict[tuple, rp.RigidBodyBuilder] = {}
+        self._template: dict[tuple, rp.RigidBodyBuilder] = {}  # keyed by (Rapier mass object, velocities, g)
         ordered = sorted(self.scene.bodies, key=lambda b: b.node)
         frames, plain = _body_frames(self._world_m, [b.node for b in ordered])
         inverses = rigid_inverses(np.stack(frames)) if frames else []
@@ -207,8 +207,10 @@ class RapierWorld:
             builder = rp.RigidBody.kinematic_velocity_based().linvel(linvel).angvel(angvel)
         else:
             mp, rapier_mp = self._mass(body, placed, density)
-            key = (id(rapier_mp), linvel, angvel, float(m.gravity_factor))
-            builder = self._template.get(key)  # equal bodies share one builder; only the pose differs
+            # Equal bodies share one builder (only the pose differs). The key holds the mass object itself,
+            # not its id(): an uncached one (centre-of-mass override) could be freed and its id reused.
+            key = (rapier_mp, linvel, angvel, float(m.gravity_factor))
+            builder = self._template.get(key)
             if builder is None:
                 builder = (rp.RigidBody.dynamic().linvel(linvel).angvel(angvel)
                            .gravity_scale(float(m.gravity_factor)).additional_mass_properties(rapier_mp))
