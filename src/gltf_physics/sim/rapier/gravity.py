@@ -98,7 +98,7 @@ class GravityVolumes:
                         for k in order])
         flags = [(self.volumes[k].field.replace, self.volumes[k].field.stop) for k in order]
         a = combine_many(flags, acc, members[order], g_world) * factors[:, None]
-        self.forces.add_many(handles, a * mass[:, None], com)
+        self.forces.add_many(handles, a * mass[:, None])  # at the centre of mass: no torque to undo
 
     def _mass_info(self, handle: rp.RigidBodyHandle) -> tuple[float, tuple[float, float, float]] | None:
         """(mass, local centre of mass) of a body that volumes pull; None for infinite or unknown mass."""
