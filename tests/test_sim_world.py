@@ -311,19 +311,22 @@ def test_uniform_materials_need_no_hook_and_mixed_modes_hook_only_where_needed()
         materials=mats,
     )
     assert World(s).engine.hooks is None
-    # average vs minimum: Rapier would pick MIN, the specs average ⇒ one side (the lone ground) is hooked
-    mats = [
-        PhysicsMaterial(0.2, 0.2, 0.0, CombineMode.AVERAGE),
-        PhysicsMaterial(0.8, 0.8, 0.0, CombineMode.MINIMUM),
-    ]
     nodes = [GROUND] + [{"translation": [2.0 * i, 0.5, 0]} for i in range(3)]
-    s = make(
-        nodes,
-        [Body(i, Motion()) for i in (1, 2, 3)],
-        [ground(material=0)] + [Collider(i, Box(), body=i, material=1) for i in (1, 2, 3)],
-        materials=mats,
-    )
-    w = World(s)
+
+    def world(mats: list[PhysicsMaterial]) -> World:
+        return World(make(nodes, [Body(i, Motion()) for i in (1, 2, 3)],
+                          [ground(material=0)] + [Collider(i, Box(), body=i, material=1) for i in (1, 2, 3)],
+                          materials=mats))
+
+    # average vs minimum: Rapier would pick MIN where the specs average, but both classes carried as
+    # AVERAGE give every pair exactly (0.2, 0.8 and their mean): no hook (issue 10, per-class encoding)
+    w = world([PhysicsMaterial(0.2, 0.2, 0.0, CombineMode.AVERAGE),
+               PhysicsMaterial(0.8, 0.8, 0.0, CombineMode.MINIMUM)])
+    assert w.engine.hooks is None
+    # minimum vs multiply: the pair must give min(0.9, 0.4) = 0.4 and the boxes' own pair 0.4² = 0.16; no
+    # choice of rules and coefficients gives both ⇒ one side (the lone ground) is hooked
+    w = world([PhysicsMaterial(0.9, 0.9, 0.0, CombineMode.MINIMUM),
+               PhysicsMaterial(0.4, 0.4, 0.0, CombineMode.MULTIPLY)])
     flagged = [not c.active_hooks.is_empty() for _, c in w.engine.colliders]
     assert sorted(flagged) == [False, False, False, True]
 

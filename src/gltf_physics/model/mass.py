@@ -482,6 +482,11 @@ def body_placements(scene: PhysicsScene, node: int, world: list[np.ndarray],
     ``cache``: a dict shared across calls so equal shapes at equal relative transforms are placed once.
     """
     inv = rigid_inverse(body_frame(world[node]) if frame is None else frame)
+    return _placements(scene, inv, world, mesh_source, node, colliders, cache)
+
+
+def _placements(scene: PhysicsScene, inv: np.ndarray, world: list[np.ndarray], mesh_source: MeshSource | None,
+                node: int, colliders: list[int] | None, cache: dict | None) -> list[tuple[int, PlacedShape]]:
     if colliders is None:
         colliders = [k for k, col in enumerate(scene.colliders) if col.body == node]
     out = []
@@ -508,10 +513,28 @@ def colliders_by_body(scene: PhysicsScene) -> dict[int | None, list[int]]:
 
 
 def rigid_inverse(frame: np.ndarray) -> np.ndarray:
+    """The inverse of a rigid 4×4 frame (transpose the rotation)."""
     inv = np.eye(4)
     inv[:3, :3] = frame[:3, :3].T
     inv[:3, 3] = -frame[:3, :3].T @ frame[:3, 3]
     return inv
+
+
+def rigid_inverses(frames: np.ndarray) -> np.ndarray:
+    """:func:`rigid_inverse` of a stack of frames (N, 4, 4) in one NumPy pass."""
+    rot_t = np.transpose(frames[:, :3, :3], (0, 2, 1))
+    inv = np.zeros_like(frames)
+    inv[:, :3, :3] = rot_t
+    inv[:, :3, 3] = -np.einsum("nij,nj->ni", rot_t, frames[:, :3, 3])
+    inv[:, 3, 3] = 1.0
+    return inv
+
+
+def placements_with_inverse(scene: PhysicsScene, node: int, inverse: np.ndarray, world: list[np.ndarray],
+                            mesh_source: MeshSource | None, colliders: list[int],
+                            cache: dict | None) -> list[tuple[int, PlacedShape]]:
+    """:func:`body_placements` when the caller already has the inverse body frame (bulk builds)."""
+    return _placements(scene, inverse, world, mesh_source, node, colliders, cache)
 
 
 def apply_overrides(body: Body, computed: Part, node_world: np.ndarray) -> MassProperties:

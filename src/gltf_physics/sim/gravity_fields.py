@@ -40,33 +40,52 @@ class Contribution:
 def field_acceleration(field: GravityField, node_matrix: np.ndarray, point: Sequence[float]) -> np.ndarray:
     """World acceleration (3,) of ``field`` (on a node with world matrix ``node_matrix``, 4×4) at ``point``."""
     m = np.asarray(node_matrix, dtype=np.float64)
-    rot = _rotation_only(m[:3, :3])
+    pts = np.asarray(point, dtype=np.float64).reshape(1, 3)
+    return field_accelerations(field, _rotation_only(m[:3, :3]), m[:3, 3], pts)[0]
+
+
+def field_accelerations(field: GravityField, rot: np.ndarray, origin: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """World accelerations (N, 3) of ``field`` at world ``points`` (N, 3), the field node's frame given as its
+    scale-free rotation ``rot`` (3×3, see :func:`node_rotation`) and world ``origin`` (3,). One NumPy pass."""
+    n = len(points)
     if field.type is GravityType.DIRECTIONAL:
         d = rot @ np.asarray(field.direction, dtype=np.float64)
-        n = np.linalg.norm(d)
-        return field.gravity * d / n if n > _EPS else np.zeros(3)
-    p = np.asarray(point, dtype=np.float64)
+        norm = math.sqrt(float(d @ d))
+        a = field.gravity * d / norm if norm > _EPS else np.zeros(3)
+        return np.broadcast_to(a, (n, 3)).copy()
     # Work in the node's frame without scale: distances stay metric (the spec gives sizes in node units,
     # and OMI discourages scaled gravity nodes).
-    local = rot.T @ (p - m[:3, 3])
-    target = nearest_point(field, local)
+    local = (np.asarray(points, dtype=np.float64) - origin) @ rot
+    target = nearest_points(field, local)
     if target is None:
-        return np.zeros(3)
+        return np.zeros((n, 3))
     offset = target - local
-    dist = float(np.linalg.norm(offset))
-    if dist < 1e-9:
-        return np.zeros(3)
-    strength = field.gravity
+    dist = np.sqrt(np.einsum("ij,ij->i", offset, offset))
+    ok = dist >= 1e-9  # a point on the target has no direction: no pull
+    safe = np.where(ok, dist, 1.0)
+    strength = np.full(n, float(field.gravity))
     if field.unit_distance > 0:
-        strength *= (field.unit_distance / dist) ** 2
-    return rot @ (strength * offset / dist)
+        strength = strength * (field.unit_distance / safe) ** 2
+    out = (strength / safe * ok)[:, None] * offset
+    return out @ rot.T
+
+
+def node_rotation(node_matrix: np.ndarray) -> np.ndarray:
+    """The scale-free rotation (3×3) of a field node's world matrix, as the field math uses it."""
+    return _rotation_only(np.asarray(node_matrix, dtype=np.float64)[:3, :3])
 
 
 def nearest_point(field: GravityField, local: np.ndarray) -> np.ndarray | None:
     """The nearest point of the field's target to ``local`` (node frame); None when it has no target."""
+    out = nearest_points(field, np.asarray(local, dtype=np.float64).reshape(1, 3))
+    return None if out is None else out[0]
+
+
+def nearest_points(field: GravityField, local: np.ndarray) -> np.ndarray | None:
+    """The nearest point of the field's target to each row of ``local`` (N, 3, node frame); None: no target."""
     t = field.type
     if t is GravityType.POINT:
-        return np.zeros(3)
+        return np.zeros_like(local)
     if t is GravityType.DISC:
         return _nearest_on_circle(local, field.radius, filled=True)
     if t is GravityType.TORUS:
@@ -79,13 +98,14 @@ def nearest_point(field: GravityField, local: np.ndarray) -> np.ndarray | None:
 
 
 def _nearest_on_circle(p: np.ndarray, radius: float, *, filled: bool) -> np.ndarray:
-    """Nearest point of the circle of ``radius`` in the XZ plane (its disc when ``filled``)."""
-    r = math.hypot(p[0], p[2])
-    if filled and r <= radius:
-        return np.array([p[0], 0.0, p[2]])
-    if r < _EPS:  # on the axis of a torus: every rim point is as near; pick +X
-        return np.array([radius, 0.0, 0.0])
-    return np.array([p[0] * radius / r, 0.0, p[2] * radius / r])
+    """Nearest points (N, 3) of the circle of ``radius`` in the XZ plane (its disc when ``filled``)."""
+    r = np.hypot(p[:, 0], p[:, 2])
+    inside = (r <= radius) if filled else np.zeros(len(p), dtype=bool)
+    on_axis = r < _EPS  # on the axis of a torus: every rim point is as near; pick +X
+    k = np.where(inside, 1.0, radius / np.where(on_axis, 1.0, r))
+    out = np.stack([p[:, 0] * k, np.zeros(len(p)), p[:, 2] * k], axis=1)
+    out[on_axis & ~inside] = (radius, 0.0, 0.0)
+    return out
 
 
 def _nearest_on_polyline(p: np.ndarray, points: Sequence[Sequence[float]]) -> np.ndarray | None:
@@ -93,42 +113,72 @@ def _nearest_on_polyline(p: np.ndarray, points: Sequence[Sequence[float]]) -> np
     if len(pts) == 0:
         return None
     if len(pts) == 1:
-        return pts[0].copy()
-    a, b = pts[:-1], pts[1:]
+        return np.broadcast_to(pts[0], p.shape).copy()
+    a, b = pts[:-1], pts[1:]  # (S, 3)
     ab = b - a
     length2 = np.einsum("ij,ij->i", ab, ab)
-    s = np.where(length2 > _EPS, np.einsum("ij,ij->i", p - a, ab) / np.maximum(length2, _EPS), 0.0)
-    q = a + np.clip(s, 0.0, 1.0)[:, None] * ab
-    return q[int(np.argmin(np.linalg.norm(q - p, axis=1)))]
+    rel = p[:, None, :] - a[None, :, :]  # (N, S, 3)
+    s = np.where(length2 > _EPS, np.einsum("nij,ij->ni", rel, ab) / np.maximum(length2, _EPS), 0.0)
+    q = a[None] + np.clip(s, 0.0, 1.0)[:, :, None] * ab[None]  # (N, S, 3)
+    best = np.argmin(np.linalg.norm(q - p[:, None, :], axis=2), axis=1)
+    return q[np.arange(len(p)), best]
 
 
 def nearest_on_shape(shape: Shape, p: np.ndarray) -> np.ndarray | None:
-    """Nearest point of a solid shape (centred on its node) to ``p``; ``p`` itself when inside.
+    """Nearest points of a solid shape (centred on its node) to ``p`` ((3,) or (N, 3)); ``p`` itself inside.
 
     Exact for boxes, spheres, capsules and straight cylinders; a tapered capsule or cylinder uses its larger
     radius. Other shapes (planes, meshes) have no target here: None.
     """
+    p = np.asarray(p, dtype=np.float64)
+    if p.ndim == 1:
+        out = nearest_on_shape(shape, p.reshape(1, 3))
+        return None if out is None else out[0]
     if isinstance(shape, Box):
         half = np.asarray(shape.size, dtype=np.float64) / 2
         return np.clip(p, -half, half)
     if isinstance(shape, Sphere):
-        return _clamp_ball(p, np.zeros(3), shape.radius)
+        return _clamp_ball(p, np.zeros_like(p), shape.radius)
     if isinstance(shape, Capsule):
         h = shape.height / 2
-        axis_point = np.array([0.0, min(max(p[1], -h), h), 0.0])
+        axis_point = np.zeros_like(p)
+        axis_point[:, 1] = np.clip(p[:, 1], -h, h)
         return _clamp_ball(p, axis_point, max(shape.radius_bottom, shape.radius_top))
     if isinstance(shape, Cylinder):
         h = shape.height / 2
         r = max(shape.radius_bottom, shape.radius_top)
         q = _nearest_on_circle(p, r, filled=True)
-        return np.array([q[0], min(max(p[1], -h), h), q[2]])
+        q[:, 1] = np.clip(p[:, 1], -h, h)
+        return q
     return None
 
 
 def _clamp_ball(p: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
     d = p - centre
-    n = float(np.linalg.norm(d))
-    return p.copy() if n <= radius else centre + d * (radius / n)
+    n = np.sqrt(np.einsum("ij,ij->i", d, d))
+    inside = n <= radius
+    k = np.where(inside, 1.0, radius / np.where(inside, 1.0, n))
+    return np.where(inside[:, None], p, centre + d * k[:, None])
+
+
+def combine_many(order: Sequence[tuple[bool, bool]], accelerations: np.ndarray, members: np.ndarray,
+                 world: Sequence[float]) -> np.ndarray:
+    """:func:`combine` for N bodies at once. ``order``: (replace, stop) of each volume, already sorted by
+    priority high first (stable); ``accelerations`` (V, N, 3) and ``members`` (V, N) bool in that order.
+    Bodies in no volume get world gravity (callers apply this only to bodies in some volume)."""
+    n = members.shape[1]
+    a = np.zeros((n, 3))
+    done = np.zeros(n, dtype=bool)
+    for (replace, stop), acc, member in zip(order, accelerations, members, strict=True):
+        m = member & ~done
+        if replace:
+            a[m] = acc[m]
+        else:
+            a[m] += acc[m]
+        if stop:
+            done |= m
+    a[~done] += np.asarray(world, dtype=np.float64)
+    return a
 
 
 def combine(contributions: Iterable[Contribution], world: Sequence[float]) -> np.ndarray:

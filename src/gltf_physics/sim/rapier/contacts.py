@@ -19,8 +19,10 @@ colliders of restricted classes get a pair-filter hook.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import rapier3d as rp
 
@@ -52,11 +54,15 @@ def native(m: PhysicsMaterial) -> tuple[float, float, rp.CoefficientCombineRule,
     return m.dynamic_friction, m.restitution, _RULES[m.friction_combine], _RULES[m.restitution_combine]
 
 
-def _native_pair(a: PhysicsMaterial, b: PhysicsMaterial) -> tuple[float, float]:
-    fa, ra, fra, rra = native(a)
-    fb, rb, frb, rrb = native(b)
-    f = _NATIVE_OPS[max(int(fra), int(frb))](fa, fb)
-    r = _NATIVE_OPS[max(int(rra), int(rrb))](ra, rb)
+Native = tuple[float, float, rp.CoefficientCombineRule, rp.CoefficientCombineRule]
+_RANKED = (rp.CoefficientCombineRule.AVERAGE, rp.CoefficientCombineRule.MIN, rp.CoefficientCombineRule.MULTIPLY,
+           rp.CoefficientCombineRule.MAX)  # Rapier's rule rank order (the higher rank wins a pair)
+MAX_SEARCH = 6  # material classes searched exhaustively (4^6 rule choices); beyond, the direct mapping
+
+
+def _native_pair(a: Native, b: Native) -> tuple[float, float]:
+    f = _NATIVE_OPS[max(int(a[2]), int(b[2]))](a[0], b[0])
+    r = _NATIVE_OPS[max(int(a[3]), int(b[3]))](a[1], b[1])
     return f, r
 
 
@@ -64,23 +70,87 @@ def _close(x: float, y: float) -> bool:
     return math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-7)
 
 
-def hooked_pairs(materials: Sequence[PhysicsMaterial], keys: set[int | None]) -> dict[tuple, Coefficients]:
-    """Material-key pairs (both orders) whose contacts need the hook, with their spec coefficients."""
+def native_classes(materials: Sequence[PhysicsMaterial], keys: set[int | None],
+                   counts: dict[int | None, int] | None = None) -> dict[int | None, Native]:
+    """The (friction, restitution, rules) each material class carries in Rapier, chosen so that Rapier's own
+    combination gives the spec's result on as many collider pairs as possible (issue 10: a hook costs
+    ~16 µs per contact pair in the binding, so the lever is fewer hooked pairs).
+
+    Per class and per coefficient, any of Rapier's four rules may be used, with the coefficient that makes
+    the class's own pair right (x for average/min/max, √x for multiply). Up to :data:`MAX_SEARCH` classes
+    every choice is tried, weighting pairs by how many collider pairs they stand for; the direct mapping
+    (``native``) wins ties, so scenes that were exact stay as they were. Pairs whose static and dynamic
+    friction differ need the hook anyway and do not count.
+    """
+    ordered = sorted(keys, key=lambda k: -1 if k is None else k)
+    mats = {k: material_of(materials, k) for k in ordered}
+    direct = {k: native(m) for k, m in mats.items()}
+    if len(ordered) > MAX_SEARCH or len(ordered) < 2:
+        return direct
+    weight = {k: (counts or {}).get(k, 1) for k in ordered}
+    pairs = [(ka, kb) for i, ka in enumerate(ordered) for kb in ordered[i:]]
+    spec = {p: pair_coefficients(mats[p[0]], mats[p[1]]) for p in pairs}
+    live = [p for p in pairs if _close(spec[p][0], spec[p][1])]
+    w = {p: weight[p[0]] * weight[p[1]] for p in live}
+    best_f = _search(ordered, live, w, {p: spec[p][1] for p in live},
+                     {k: mats[k].dynamic_friction for k in ordered}, {k: direct[k][2] for k in ordered})
+    best_r = _search(ordered, live, w, {p: spec[p][2] for p in live},
+                     {k: mats[k].restitution for k in ordered}, {k: direct[k][3] for k in ordered})
+    return {k: (best_f[k][0], best_r[k][0], best_f[k][1], best_r[k][1]) for k in ordered}
+
+
+def _search(keys: list, pairs: list[tuple], weight: dict[tuple, int], target: dict[tuple, float],
+            own: dict, direct_rule: dict) -> dict:
+    """Per key (coefficient, rule) maximising the weight of pairs Rapier combines to ``target``."""
+    def coefficient(k: Any, rule: rp.CoefficientCombineRule) -> float:
+        x = target.get((k, k), own[k])  # the class's own pair fixes its coefficient
+        return math.sqrt(max(x, 0.0)) if rule == rp.CoefficientCombineRule.MULTIPLY else x
+
+    def score(rules: dict) -> int:
+        total = 0
+        for ka, kb in pairs:
+            op = _NATIVE_OPS[max(int(rules[ka]), int(rules[kb]))]
+            if _close(op(coefficient(ka, rules[ka]), coefficient(kb, rules[kb])), target[(ka, kb)]):
+                total += weight[(ka, kb)]
+        return total
+
+    best = dict(direct_rule)
+    best_score = score(best)
+    for choice in itertools.product(_RANKED, repeat=len(keys)):
+        rules = dict(zip(keys, choice, strict=True))
+        sc = score(rules)
+        if sc > best_score:
+            best, best_score = rules, sc
+    out = {k: (coefficient(k, best[k]), best[k]) for k in keys}
+    for k in keys:  # keep the file's own coefficient where the search kept the direct rule
+        if best[k] == direct_rule[k] and best[k] != rp.CoefficientCombineRule.MULTIPLY:
+            out[k] = (own[k], best[k])
+    return out
+
+
+def hooked_pairs(materials: Sequence[PhysicsMaterial], keys: set[int | None],
+                 carried: dict[int | None, Native] | None = None) -> dict[tuple, Coefficients]:
+    """Material-key pairs (both orders) whose contacts need the hook, with their spec coefficients.
+
+    ``carried``: what each class carries in Rapier (``native_classes``); default the direct mapping."""
     out: dict[tuple, Coefficients] = {}
     ordered = sorted(keys, key=lambda k: -1 if k is None else k)
     for i, ka in enumerate(ordered):
         for kb in ordered[i:]:
             a, b = material_of(materials, ka), material_of(materials, kb)
             s, d, e = pair_coefficients(a, b)
-            f, r = _native_pair(a, b)
+            na = carried[ka] if carried is not None else native(a)
+            nb = carried[kb] if carried is not None else native(b)
+            f, r = _native_pair(na, nb)
             if not (_close(s, d) and _close(d, f) and _close(e, r)):
                 out[(ka, kb)] = out[(kb, ka)] = (s, d, e)
     return out
 
 
 def hook_cover(pairs: dict[tuple, Coefficients], counts: dict[int | None, int]) -> set[int | None]:
-    """Material keys to flag so every hooked pair has a flagged side (greedy, fewest colliders first)."""
-    flagged: set[int | None] = set()
+    """Material keys to flag so every hooked pair has a flagged side: classes hooked with themselves, then
+    greedily the side with fewer colliders."""
+    flagged: set[int | None] = {ka for ka, kb in pairs if ka == kb}  # a class hooked with itself must be
     for ka, kb in sorted(pairs, key=lambda p: (min(counts[p[0]], counts[p[1]]), str(p))):
         if ka in flagged or kb in flagged:
             continue

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import rapier3d as rp
 
 from ...model.scene import PhysicsScene
@@ -27,6 +28,7 @@ class Forces:
     def __init__(self, rw: Any) -> None:
         self.rw = rw
         self.touched: set[rp.RigidBodyHandle] = set()
+        self.turned: set[rp.RigidBodyHandle] = set()  # bodies given a torque (or an off-centre force)
         self.controllers: list[Any] = []
 
     def add(self, handle: rp.RigidBodyHandle, force: Any, point: Any = None, torque: Any = None) -> None:
@@ -38,9 +40,18 @@ class Forces:
                 b.add_force(f, True)
             else:
                 b.add_force_at_point(f, rp.Vec3(*(float(x) for x in point)), True)
+                self.turned.add(handle)
         if torque is not None:
             b.add_torque(rp.Vec3(*(float(x) for x in torque)), True)
+            self.turned.add(handle)
         self.touched.add(handle)
+
+    def add_many(self, handles: list[rp.RigidBodyHandle], forces: np.ndarray) -> None:
+        """World forces (N, 3) at the centres of mass, one per body, for this step (computed in bulk)."""
+        bodies = self.rw.bodies
+        for h, f in zip(handles, forces.tolist(), strict=True):
+            bodies[h].add_force(f, True)
+        self.touched.update(handles)
 
     def before_step(self, dt: float) -> None:
         bodies = self.rw.bodies
@@ -48,8 +59,10 @@ class Forces:
             b = bodies.get(handle)
             if b is not None:
                 b.reset_forces(False)
-                b.reset_torques(False)
+                if handle in self.turned:
+                    b.reset_torques(False)
         self.touched.clear()
+        self.turned.clear()
         for c in self.controllers:
             c.before_step(dt)
 

@@ -28,7 +28,7 @@ import rapier3d as rp
 
 from ...model.gravity import GravityField
 from ...model.scene import PhysicsScene
-from ..gravity_fields import Contribution, combine, field_acceleration
+from ..gravity_fields import combine_many, field_accelerations, node_rotation
 
 
 @dataclass
@@ -36,18 +36,25 @@ class _Volume:
     field: GravityField
     matrix: np.ndarray  # the field node's world matrix (volumes have no motion, GRAV-3: fixed)
     sensors: list[rp.ColliderHandle]
+    rot: np.ndarray  # its scale-free rotation, computed once
+    origin: np.ndarray
 
 
 class GravityVolumes:
+    """All volumes' pulls on all bodies inside them in one NumPy pass per step (bulk pose read, field math,
+    combination), then one force per body."""
+
     def __init__(self, rw: Any, scene: PhysicsScene, forces: Any) -> None:
         self.rw = rw
         self.forces = forces
         self.volumes: list[_Volume] = []
         for f in scene.gravity_fields:
             sensors = [h for h, (is_trigger, node) in rw._info.items() if is_trigger and node == f.node]
-            self.volumes.append(_Volume(f, rw._world_m[f.node], sensors))
+            m = np.asarray(rw._world_m[f.node], dtype=np.float64)
+            self.volumes.append(_Volume(f, m, sensors, node_rotation(m), m[:3, 3].copy()))
         self.factor: dict[rp.RigidBodyHandle, float] = {}  # bodies whose gravity_scale we hold at 0
         self._world_id = 0
+        self._body_info: dict[rp.RigidBodyHandle, tuple[Any, Any]] = {}  # handle → (model mass, its info)
 
     def set_field(self, node: int, name: str, value: Any) -> None:
         """Runtime edit of a volume property (model field name) on the gravity node ``node``."""
@@ -65,24 +72,43 @@ class GravityVolumes:
         if id(world) != self._world_id:  # first step, or a restored world: the query BVH must be built
             world.update_query_pipeline()
             self._world_id = id(world)
-        inside = self._members()
+        handles, members = self._members()
         bodies = rw.bodies
-        g_world = np.array(world.gravity.to_tuple() if hasattr(world.gravity, "to_tuple") else world.gravity,
-                           dtype=np.float64)
+        inside = set(handles)
         for handle in list(self.factor):
             if handle not in inside:  # left every volume: Rapier's gravity again
                 bodies[handle].gravity_scale = self.factor.pop(handle)
-        for handle, vols in inside.items():
-            b = bodies[handle]
-            factor = self._hold(handle, b)
-            mp = rw.mass_of.get(rw.node_of.get(handle))
-            if mp is None or not math.isfinite(mp.mass):
-                continue
-            com = np.array(b.position.transform_point(mp.center_of_mass).to_tuple())
-            parts = [Contribution(v.field.priority, v.field.replace, v.field.stop,
-                                  field_acceleration(v.field, v.matrix, com)) for v in vols]
-            a = combine(parts, g_world) * factor
-            self.forces.add(handle, a * mp.mass, point=com)
+        if not handles:
+            return
+        factors = np.array([self._hold(h, bodies[h]) for h in handles])
+        info = [self._mass_info(h) for h in handles]
+        pulled = np.array([i is not None for i in info])
+        if not pulled.any():
+            return
+        handles = [h for h, ok in zip(handles, pulled, strict=True) if ok]
+        members, factors = members[:, pulled], factors[pulled]
+        mass = np.array([i[0] for i in info if i is not None])
+        com_local = np.array([i[1] for i in info if i is not None])
+        pose = rw._read(handles).astype(np.float64)  # (N, 7): quaternion xyzw, translation
+        com = pose[:, 4:] + _rotate(pose[:, :4], com_local)
+        g = world.gravity
+        g_world = np.array(g.to_tuple() if hasattr(g, "to_tuple") else g, dtype=np.float64)
+        order = sorted(range(len(self.volumes)), key=lambda k: -self.volumes[k].field.priority)  # stable
+        acc = np.stack([field_accelerations(self.volumes[k].field, self.volumes[k].rot, self.volumes[k].origin, com)
+                        for k in order])
+        flags = [(self.volumes[k].field.replace, self.volumes[k].field.stop) for k in order]
+        a = combine_many(flags, acc, members[order], g_world) * factors[:, None]
+        self.forces.add_many(handles, a * mass[:, None])  # at the centre of mass: no torque to undo
+
+    def _mass_info(self, handle: rp.RigidBodyHandle) -> tuple[float, tuple[float, float, float]] | None:
+        """(mass, local centre of mass) of a body that volumes pull; None for infinite or unknown mass."""
+        mp = self.rw.mass_of.get(self.rw.node_of.get(handle))
+        hit = self._body_info.get(handle)
+        if hit is None or hit[0] is not mp:  # first time, or the mass was set at run time
+            ok = mp is not None and math.isfinite(mp.mass)
+            hit = (mp, (mp.mass, tuple(mp.center_of_mass)) if ok else None)  # type: ignore[union-attr]
+            self._body_info[handle] = hit
+        return hit[1]
 
     def _hold(self, handle: rp.RigidBodyHandle, b: rp.RigidBody) -> float:
         scale = float(b.gravity_scale)
@@ -91,27 +117,35 @@ class GravityVolumes:
             b.gravity_scale = 0.0
         return self.factor[handle]
 
-    def _members(self) -> dict[rp.RigidBodyHandle, list[_Volume]]:
-        """Dynamic body handle → the volumes whose trigger it overlaps now, in field order."""
+    def _members(self) -> tuple[list[rp.RigidBodyHandle], np.ndarray]:
+        """Dynamic bodies overlapping any volume's trigger now (node order) and the (volumes, bodies) mask."""
         rw = self.rw
         world, colliders = rw.world, rw.colliders
-        out: dict[rp.RigidBodyHandle, list[_Volume]] = {}
+        found: list[set[rp.RigidBodyHandle]] = []
         for v in self.volumes:
-            found: set[rp.RigidBodyHandle] = set()
+            hits: set[rp.RigidBodyHandle] = set()
             for h in v.sensors:
                 c = colliders[h]
                 qf = rp.QueryFilter.only_dynamic().exclude_sensors().groups(c.collision_groups)
 
-                def hit(ch: rp.ColliderHandle, found: set[rp.RigidBodyHandle] = found) -> bool:
+                def hit(ch: rp.ColliderHandle, hits: set[rp.RigidBodyHandle] = hits) -> bool:
                     parent = colliders[ch].parent
                     if parent is not None:
-                        found.add(parent)
+                        hits.add(parent)
                     return True
 
                 world.query_pipeline.intersect_shape(c.position, c.shape, hit, qf)
-            for handle in sorted(found, key=lambda x: rw.node_of.get(x, -1)):
-                out.setdefault(handle, []).append(v)
-        return out
+            found.append(hits)
+        handles = sorted(set().union(*found), key=lambda x: rw.node_of.get(x, -1)) if found else []
+        mask = np.array([[h in hits for h in handles] for hits in found], dtype=bool).reshape(len(found), -1)
+        return handles, mask
+
+
+def _rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Rotate rows of ``v`` (N, 3) by unit quaternions ``q`` (N, 4, xyzw)."""
+    u, w = q[:, :3], q[:, 3:]
+    t = 2.0 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)
 
 
 def _coerce(f: GravityField, name: str, value: Any) -> Any:

@@ -40,6 +40,11 @@ Several limits on the same axis (or several model joints on one body pair) spill
 between the same bodies, so every row is enforced (overlapping ranges intersect). Every Rapier joint of a
 model joint has contacts enabled exactly when ``enable_collision`` (JOINT-9, JOINT1-11).
 
+Articulations (``articulations.py``): joints of a whole tree whose rows are all native on Rapier's
+multibody links go there instead (limits, soft limits and drives on the joint coordinate with the
+articulated inertia); ``_tree_joints`` picks them, ``JointDriver(articulate=False)`` turns it off. The
+impulse machinery below serves every other joint.
+
 Runtime edits: ``JointDriver.set(joint_index, field, value)`` with ``field`` a tuple of model names:
 
 - ``("drives", i, name)``, name ∈ position_target, velocity_target, stiffness, damping, max_force
@@ -61,6 +66,7 @@ import rapier3d as r
 from ...gltf.transforms import decompose, quat_multiply, quat_to_matrix
 from ...model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit, Pose
 from ...model.scene import PhysicsScene
+from . import articulations
 
 Quat = tuple[float, float, float, float]  # xyzw
 
@@ -165,6 +171,8 @@ class _Built:
     springs: list[_Spring] = field(default_factory=list)  # drives first (index = drive index), then limits
     pinned: bool = False  # all linear axes locked: rotations turn about the anchor
     rot_locked: bool = False  # all angular axes locked
+    multibody: Any = None  # MultibodyJointHandle when the joint is a multibody link (articulations.py)
+    plan: Any = None
 
 
 # ---------------------------------------------------------------------------------------------- the driver
@@ -173,10 +181,17 @@ class _Built:
 class JointDriver:
     """Owns the Rapier joints of every model joint; call ``before_step(dt)`` before each step."""
 
-    def __init__(self, rw: Any) -> None:
+    def __init__(self, rw: Any, articulate: bool = True) -> None:
         self.rw = rw
+        self.articulate = articulate  # trees of native joints go on multibodies (articulations.py)
+        self._roots: dict[int, Any] = {}  # joint index → the fixed root body made for it (reused on rebuild)
+        self.allowed: set[int] | None = None  # joints of whole trees (_tree_joints); None: any eligible one
+        self.soft = articulations.SoftLimits()  # soft limits of multibody links
         self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
         self.notes: list[str] = []
+        self._needy: list[_Built] | None = None  # joints with per-step work; None: recompute
+        self._bulk: list[tuple[_Built, _Aimed]] = []  # angular aimed rows of spring-free joints (vectorised)
+        self._bulk_ids: set[int] = set()
 
     def handles(self, joint_index: int) -> list[Any]:
         """The Rapier joint handles of model joint ``joint_index`` (empty when it was ignored)."""
@@ -189,9 +204,23 @@ class JointDriver:
         return _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
 
     def before_step(self, dt: float) -> None:
-        for b in self.built.values():
+        self.soft.before_step(self.rw)
+        if self._needy is None:  # joints whose rows are all Rapier's own need nothing per step
+            needy = [b for b in self.built.values() if b.aimed or any(_live(s) for s in b.springs)]
+            # Joints whose only per-step work is angular aimed rows are aimed together in NumPy.
+            self._bulk = [(b, a) for b in needy if not any(_live(s) for s in b.springs)
+                          for a in b.aimed if a.kind == "angular"]
+            bulk = {id(b) for b, _ in self._bulk}
+            self._needy = [b for b in needy if id(b) not in bulk
+                           or any(a.kind != "angular" for a in b.aimed)]
+            self._bulk_ids = bulk
+        if self._bulk:
+            _aim_angular(self.rw, self._bulk)
+        for b in self._needy:
             fa, fb = _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
             for a in b.aimed:
+                if id(b) in self._bulk_ids and a.kind == "angular":
+                    continue
                 _aim(self.rw, b, a, fa, fb)
             for s in b.springs:
                 _spring_step(self.rw, b, s, fa, fb, dt)
@@ -212,7 +241,14 @@ class JointDriver:
             drives = list(b.joint.drives)
             drives[i] = dataclasses.replace(drives[i], **{name: None if value is None else float(value)})
             b.joint = dataclasses.replace(b.joint, drives=tuple(drives))
+            if b.multibody is not None:
+                articulations.set_drive(self.rw, b.multibody, b.plan, b.joint, i)
+                _wake(self.rw, b)
+                return
+            if not _live(b.springs[i]):
+                b.springs[i].prev = None  # was not measured while inert (see _live)
             b.springs[i].drive = drives[i]
+            self._needy = None
             _wake(self.rw, b)
         elif kind == "limits":
             i, name = int(field_path[1]), str(field_path[2])
@@ -226,13 +262,29 @@ class JointDriver:
         else:
             raise ValueError(f"unknown joint field {field_path!r}")
 
+    def restored(self) -> None:
+        """The world was restored from a snapshot: soft-limit motors are re-set from the restored state."""
+        self.soft.invalidate()
+
+    def velocity_set(self, body: Any, angular: bool) -> None:
+        """A body's linear or ``angular`` velocity was set (``World.set``): when it is a multibody link, turn
+        that into its joint's coordinate rates (least squares over the link's own degrees of freedom, the rest
+        of the articulation unchanged), since Rapier derives link velocities from the coordinates."""
+        b = next((x for x in self.built.values() if x.multibody is not None and x.b.handle == body), None)
+        if b is not None:
+            articulations.set_link_velocity(self.rw, b.multibody, body, angular)
+
     def _rebuild(self, joint_index: int, joint: Joint) -> None:
         old = self.built.pop(joint_index)
         for h in old.parts:
             self.rw.impulse_joints.remove(h, True)
+        if old.multibody is not None:
+            self.rw.multibody_joints.remove(old.multibody, True)
+            self.soft.remove(old.multibody)
         self._add(joint_index, joint)
 
     def _add(self, index: int, joint: Joint) -> None:
+        self._needy = None
         if joint.body_a is None and joint.body_b is None:
             self.notes.append(f"joint {index}: neither side has a body; ignored")
             return
@@ -243,6 +295,8 @@ class JointDriver:
             return
         built = _Built(joint, a, b)
         self.built[index] = built
+        if self.articulate and (self.allowed is None or index in self.allowed) and self._articulate(index, built):
+            return
         _add_part(self.rw, built)
         for drive in joint.drives:
             built.springs.append(_drive_spring(drive, self.notes, index))
@@ -256,9 +310,104 @@ class JointDriver:
         built.rot_locked = locked.contains(r.JointAxesMask.ANG_AXES)
 
 
-def build_joints(rw: Any, scene: PhysicsScene) -> JointDriver:
+    def _articulate(self, index: int, built: _Built) -> bool:
+        """Put the joint on a multibody link when it is native there (``articulations.py``); else False."""
+        p = articulations.plan(built.joint)
+        if p is None:
+            return False
+        rw, parent, child = self.rw, built.a.handle, built.b.handle
+        if parent == rw.ground:  # the world: a fixed root of its own (the ground's frame is the world's)
+            if not articulations.attachable(rw, None, child):
+                return False
+            if index not in self._roots:
+                self._roots[index] = articulations.new_root(rw)
+            parent = self._roots[index]
+        elif not articulations.attachable(rw, parent, child):
+            return False
+        coords = _link_coords(rw, built, p)
+        if coords is None:
+            return False
+        handle = rw.multibody_joints.insert(
+            parent, child, articulations.build(p, built.joint, _iso(built.a.frame), _iso(built.b.frame)), True)
+        if handle is None:
+            return False
+        articulations.place(rw, handle, coords)
+        built.multibody, built.plan = handle, p
+        self.soft.add(handle, p)
+        return True
+
+
+def _link_coords(rw: Any, b: _Built, p: Any) -> list[float] | None:
+    """The joint coordinates (free axes, Rapier's order) of B relative to A now; None when the multibody
+    could not start from this state: a body moving (a link starts from the generalized velocity 0) or a
+    ball joint turned (its coordinate is a rotation, not a metric)."""
+    for side in (b.a, b.b):
+        rb = rw.bodies[side.handle]
+        if rb.is_dynamic and (any(v != 0.0 for v in rb.linvel.to_tuple())
+                              or any(v != 0.0 for v in rb.angvel.to_tuple())):
+            return None
+    fa, fb = _frame_world(rw, b.a), _frame_world(rw, b.b)
+    free = [(k, a) for k in ("linear", "angular") for a in range(3) if (k, a) not in p.locked]
+    if sum(k == "angular" for k, _ in free) == 3:
+        q = _canon(quat_multiply(_conj(fa.rotation), fb.rotation))
+        if 2.0 * math.atan2(math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2), q[3]) > 1e-9:
+            return None
+        return [_measure(k, (a,), fa, fb)[0] if k == "linear" else 0.0 for k, a in free]
+    return [_measure(k, (a,), fa, fb)[0] for k, a in free]
+
+
+def _tree_joints(rw: Any, joints: list[Joint]) -> set[int]:
+    """Indices of the joints that may go on multibodies: those of every connected structure (bodies linked
+    by joints; the world and fixed bodies split per joint) whose joints are all native on a multibody link
+    and whose parent links (side A) form a forest. A structure with a loop or with any other joint stays on
+    impulse joints as a whole: measured, an impulse joint on a multibody link placed away from coordinate 0
+    saw stale link state on the first step (rapier3d 0.36) and threw a loop-closed chain apart."""
+    parent_of: dict[Any, Any] = {}
+    ok: dict[int, bool] = {}
+    union: dict[Any, Any] = {}
+
+    def find(h: Any) -> Any:
+        while union.get(h, h) != h:
+            h = union[h]
+        return h
+
+    sides: dict[int, tuple[Any, Any]] = {}
+    for index, joint in enumerate(joints):
+        if joint.body_a is None and joint.body_b is None:
+            continue
+        a = _side(rw, joint.body_a, joint.frame_a, joint.node if joint.node >= 0 else None)
+        b = _side(rw, joint.body_b, joint.frame_b, joint.connected_node)
+        if a.handle == b.handle:
+            continue
+        dyn = [h for h in (a.handle, b.handle) if rw.bodies[h].is_dynamic]
+        for h in dyn:
+            union.setdefault(h, h)
+        if len(dyn) == 2:
+            union[find(dyn[0])] = find(dyn[1])
+        p = articulations.plan(joint)
+        good = (p is not None and rw.bodies[b.handle].is_dynamic and not rw.bodies[a.handle].is_kinematic
+                and b.handle not in parent_of and _link_coords(rw, _Built(joint, a, b), p) is not None)
+        if good:
+            parent_of[b.handle] = a.handle if rw.bodies[a.handle].is_dynamic else None
+        ok[index] = good
+        sides[index] = (a.handle, b.handle)
+    bad_roots = {find(h) for i, good in ok.items() if not good
+                 for h in sides[i] if rw.bodies[h].is_dynamic}
+    for start in parent_of:  # a cycle of parents is a loop
+        seen, h = set(), start
+        while h is not None and h not in seen:
+            seen.add(h)
+            h = parent_of.get(h)
+        if h is not None:
+            bad_roots.add(find(start))
+    return {i for i, good in ok.items() if good and find(sides[i][1]) not in bad_roots}
+
+
+def build_joints(rw: Any, scene: PhysicsScene, articulate: bool = True) -> JointDriver:
     """Create the Rapier joints of every model joint of ``scene`` in ``rw`` (see the module docstring)."""
-    driver = JointDriver(rw)
+    driver = JointDriver(rw, articulate)
+    if articulate:
+        driver.allowed = _tree_joints(rw, scene.joints)
     for index, joint in enumerate(scene.joints):
         driver._add(index, joint)
     return driver
@@ -522,6 +671,66 @@ def _aim(rw: Any, b: _Built, a: _Aimed, fa: Pose, fb: Pose) -> None:
     data.local_frame2 = _iso(frame2)
 
 
+def _qmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise Hamilton products of xyzw quaternions (N, 4)."""
+    ax, ay, az, aw = a.T
+    bx, by, bz, bw = b.T
+    return np.stack([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz], axis=1)
+
+
+def _qcanon(q: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(q, axis=1, keepdims=True)
+    n[n == 0] = 1.0
+    return q * (np.where(q[:, 3:] < 0, -1.0, 1.0) / n)
+
+
+def _rotations(rw: Any, handles: list[Any]) -> np.ndarray:
+    """Current xyzw rotations (N, 4) of bodies, read in bulk where the world offers it."""
+    read = getattr(rw, "_read", None)
+    if read is not None:
+        return read(handles)[:, :4].astype(np.float64)
+    return np.array([_body_pose(rw, h).rotation for h in handles], dtype=np.float64)
+
+
+def _aim_angular(rw: Any, items: list[tuple[_Built, _Aimed]]) -> None:
+    """:func:`_aim` for many angular (total-rotation) aimed rows at once: NumPy for every joint's relative
+    rotation, axis and fixed frames, then two frame assignments per joint."""
+    fa_rot = np.array([b.a.frame.rotation for b, _ in items], dtype=np.float64)
+    fb_rot = np.array([b.b.frame.rotation for b, _ in items], dtype=np.float64)
+    qa = _qmul(_rotations(rw, [b.a.handle for b, _ in items]), fa_rot)
+    qb = _qmul(_rotations(rw, [b.b.handle for b, _ in items]), fb_rot)
+    conj = np.array([-1.0, -1.0, -1.0, 1.0])
+    q_rel = _qcanon(_qmul(qa * conj, qb))
+    imag = q_rel[:, :3]
+    n = np.linalg.norm(imag, axis=1)
+    u = np.where((n > 1e-12)[:, None], imag / np.where(n > 1e-12, n, 1.0)[:, None], X)  # axis in frame A
+    metric = 2.0 * np.arctan2(n, q_rel[:, 3])
+    aim = _x_to_many(u)
+    frame1 = _qcanon(_qmul(fa_rot, aim))
+    half = metric / 2
+    twist = np.stack([np.sin(half), np.zeros_like(half), np.zeros_like(half), np.cos(half)], axis=1)
+    fix = _qmul(_qmul(q_rel * conj, aim), twist)
+    frame2 = _qcanon(_qmul(fb_rot, fix))
+    for (b, a), r1, r2 in zip(items, frame1.tolist(), frame2.tolist(), strict=True):
+        data = _data(rw, a.handle)
+        data.local_frame1 = _iso(Pose(b.a.frame.translation, (r1[0], r1[1], r1[2], r1[3])))
+        data.local_frame2 = _iso(Pose(b.b.frame.translation, (r2[0], r2[1], r2[2], r2[3])))
+
+
+def _x_to_many(u: np.ndarray) -> np.ndarray:
+    """:func:`_x_to` for rows of unit vectors (N, 3)."""
+    c = u[:, 0]
+    axis = np.stack([np.zeros_like(c), -u[:, 2], u[:, 1]], axis=1)  # X × u
+    n = np.linalg.norm(axis, axis=1)
+    safe = np.where(n < 1e-12, 1.0, n)
+    half = np.arctan2(n, c) / 2
+    q = np.concatenate([axis / safe[:, None] * np.sin(half)[:, None], np.cos(half)[:, None]], axis=1)
+    q[n < 1e-12] = IDENTITY
+    q[c < -0.999999] = (0.0, 0.0, 1.0, 0.0)  # half turn about Z
+    return q
+
+
 def _rate(rw: Any, b: _Built, kind: str, direction: np.ndarray, point: np.ndarray) -> float:
     """d(metric)/dt along ``direction``: frame B's velocity relative to frame A at ``point``."""
     rel = np.zeros(3)
@@ -560,6 +769,20 @@ def _spring_step(rw: Any, b: _Built, s: _Spring, fa: Pose, fb: Pose, dt: float) 
     impulse = max(-cap, min(cap, impulse))
     if impulse != 0.0:
         _apply(rw, b, s.kind, direction * impulse, point)
+
+
+def _live(s: _Spring) -> bool:
+    """Whether a spring can exert anything (a limit spring always may; a drive needs a target and a gain).
+
+    An inert drive is not measured per step, so it keeps no rate: one made live by ``set`` starts fresh (its
+    ``prev`` is cleared there), as at the first step."""
+    if s.limit is not None:
+        return True
+    d = s.drive
+    if d is None or (d.position_target is None and d.velocity_target is None):
+        return False
+    k = d.stiffness if d.position_target is not None else 0.0
+    return k > 0.0 or d.damping > 0.0
 
 
 def _wrap(s: _Spring, delta: float) -> float:

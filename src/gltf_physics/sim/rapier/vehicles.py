@@ -69,7 +69,13 @@ class VehicleDriver:
         self.rays: list[rp.DynamicRayCastVehicleController] = []
         self.wheels: list[WheelState] = []
         self._build_wheels(scene)
+        self._chassis_nodes = [self.rw.node_of[r.chassis()] for r in self.rays]
+        self._wheeled = set(self._chassis_nodes)  # chassis nodes (was an O(V) scan per vehicle)
+        self._applied = [(math.nan, math.nan, math.nan)] * len(self.wheels)  # last values given to Rapier
         self.thrusters = Thrusters(rw, [*scene.thrusters, *scene.hover_thrusters], forces)
+        self._thrusters_of: dict[int, list[Any]] = {}  # body node → its thruster states
+        for st in self.thrusters.states:
+            self._thrusters_of.setdefault(st.body, []).append(st)
 
     # -- building ------------------------------------------------------------------------------------
     def _build_wheels(self, scene: PhysicsScene) -> None:
@@ -130,14 +136,55 @@ class VehicleDriver:
         self.thrusters.before_step(dt, self.vehicles)
         if not self.rays:
             return
-        for w in self.wheels:
-            self._wheel(w, dt)
+        self._wheels_step(dt)
         qf = rp.QueryFilter.new().exclude_sensors()
         for ray in self.rays:
             rw.bodies[ray.chassis()].wake_up(True)
             ray.update_vehicle(dt, rw.bodies, rw.colliders, rw.world.query_pipeline, qf)
 
+    def _wheels_step(self, dt: float) -> None:
+        """Every wheel's propulsion, steering and brake in one NumPy pass (the rules of :meth:`_wheel`); the
+        controller is told only the values that changed since the last step (it keeps them)."""
+        ws = self.wheels
+        c = np.array([w.controller for w in ws], dtype=np.int64)
+        vehicles = [self.vehicles.get(node) for node in self._chassis_nodes]
+        has_v = np.array([v is not None for v in vehicles])[c]
+        lin = np.array([v.linear_activation if v is not None else (0.0, 0.0, 0.0) for v in vehicles])[c]
+        ang_y = np.array([v.angular_activation[1] if v is not None else 0.0 for v in vehicles])[c]
+        spec = np.array([(w.spec.target_propulsion_force_ratio, w.spec.target_steering_ratio,
+                          w.spec.max_propulsion_force, w.spec.max_steering_angle,
+                          w.spec.propulsion_force_change_rate, w.spec.steering_change_rate,
+                          w.spec.max_propulsion_force if w.spec.braking_force < 0 else w.spec.braking_force)
+                         for w in ws])
+        forward = np.array([w.forward_v for w in ws])
+        ratio = spec[:, 0] + np.where(has_v, np.einsum("ij,ij->i", lin, forward), 0.0)
+        steer = spec[:, 1] + np.where(has_v, ang_y, 0.0)
+        ratio, steer = np.clip(ratio, -1.0, 1.0), np.clip(steer, -1.0, 1.0)
+        max_speed = np.array([v.max_speed if v is not None else -1.0 for v in vehicles])
+        if np.any(max_speed >= 0):
+            speed = np.array([r.current_vehicle_speed if m >= 0 else 0.0
+                              for r, m in zip(self.rays, max_speed.tolist(), strict=True)])[c]
+            stop = has_v & (max_speed[c] >= 0) & (np.abs(speed) >= max_speed[c]) & (ratio * speed > 0)
+            ratio = np.where(stop, 0.0, ratio)
+        force = _approach(np.array([w.force for w in ws]), ratio * spec[:, 2], spec[:, 4], dt)
+        steering = _approach(np.array([w.steering for w in ws]), steer * spec[:, 3], spec[:, 5], dt)
+        damp = np.array([v is not None and v.linear_dampeners for v in vehicles])[c]
+        brake = np.where(damp & (ratio == 0.0), spec[:, 6], 0.0) * dt
+        applied = self._applied
+        for i, (w, f, st, br) in enumerate(zip(ws, force.tolist(), steering.tolist(), brake.tolist(), strict=True)):
+            w.force, w.steering = f, st
+            ray = self.rays[w.controller]
+            last = applied[i]
+            if f != last[0]:
+                ray.apply_engine_force(w.index, f)
+            if st != last[1]:
+                ray.set_steering(w.index, st)
+            if br != last[2]:
+                ray.set_brake(w.index, br)
+            applied[i] = (f, st, br)
+
     def _wheel(self, w: WheelState, dt: float) -> None:
+        """One wheel's inputs (the reference rules; :meth:`_wheels_step` applies them to all wheels at once)."""
         spec, ray = w.spec, self.rays[w.controller]
         vehicle = self.vehicles.get(self.rw.node_of[ray.chassis()])
         ratio, steer = spec.target_propulsion_force_ratio, spec.target_steering_ratio
@@ -165,6 +212,9 @@ class VehicleDriver:
         b = rw.bodies[handle]
         if not b.is_dynamic:
             return
+        if not any(v.gyro_torque) and (node in self._wheeled or not v.linear_dampeners):
+            b.wake_up(True)  # no torque (no gyro) and no dampening force: nothing to compute
+            return
         rot = quat_to_matrix(np.array(b.rotation.to_tuple()))
         gyro = np.asarray(v.gyro_torque, dtype=np.float64)
         torque = gyro * np.clip(np.asarray(v.angular_activation, dtype=np.float64), -1.0, 1.0)
@@ -180,16 +230,14 @@ class VehicleDriver:
         b.wake_up(True)
 
     def _linear_dampening(self, v: Vehicle, node: int, b: rp.RigidBody, rot: np.ndarray) -> np.ndarray | None:
-        if any(self.rw.node_of[r.chassis()] == node for r in self.rays):
+        if node in self._wheeled:
             return None  # wheeled: the wheels brake
         mass = self.rw.mass_of[node].mass
         if not math.isfinite(mass):
             return None
         reach = np.zeros(3)  # thrust available along each vehicle axis
         firing = np.zeros(3, dtype=bool)
-        for s in self.thrusters.states:
-            if s.body != node:
-                continue
+        for s in self._thrusters_of.get(node, ()):
             axis_v = s.rel_r @ np.array([0.0, 0.0, 1.0])
             reach += math.inf if s.hover else s.capacity * np.abs(axis_v)
             if not s.hover and s.ratio > 0:
@@ -230,3 +278,9 @@ def _coerce(current: Any, value: Any, name: str) -> Any:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(f"{name} needs a finite number, got {value!r}")
     return float(value)
+
+
+def _approach(current: np.ndarray, target: np.ndarray, rate: np.ndarray, dt: float) -> np.ndarray:
+    """:func:`approach` for arrays: moved towards ``target`` by at most rate·dt (negative rate: at once)."""
+    step = rate * dt
+    return np.where(rate < 0, target, np.minimum(np.maximum(target, current - step), current + step))

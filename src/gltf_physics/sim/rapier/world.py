@@ -44,7 +44,7 @@ import rapier3d as rp
 
 from ...dialects.pointers import body_family
 from ...gltf.hierarchy import ancestors, parents
-from ...gltf.transforms import decompose, matrix_to_quat, world_matrices
+from ...gltf.transforms import decompose, matrix_to_quat
 from ...model import Body, MotionType, PhysicsScene
 from ...model.mass import (
     MassProperties,
@@ -52,18 +52,20 @@ from ...model.mass import (
     PlacedShape,
     apply_overrides,
     body_frame,
-    body_placements,
     colliders_by_body,
     combine_parts,
     document_mesh_source,
     place_shape,
     placed_mass,
+    placements_with_inverse,
+    rigid_inverses,
 )
 from ..animation import AnimationSchedule
 from ..errors import SimulationError
 from ..triggers import TriggerTracker
-from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, material_of, native
+from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
 from .controllers import build_controllers
+from .frames import world_matrices
 from .shapes import collider_builder
 
 try:  # the joint driver is written beside this module; the world runs without it
@@ -72,14 +74,18 @@ except ImportError:  # pragma: no cover - only while joints.py does not exist
     build_joints = None
 
 EARTH_GRAVITY = (0.0, -9.81, 0.0)
+SOLVER_SUBSTEP_HZ = 240.0  # Rapier's internal solver substep rate at 60 Hz with its default 4 iterations
 _POSE_HEADER = 8  # bytes before the 7 float32 of Isometry3.to_bytes() (quaternion xyzw, translation xyz)
 _ALL_TYPES = rp.ActiveCollisionTypes.all()
+_EYE3 = np.eye(3)
+_NO_TURN = (0.0, 0.0, 0.0, 1.0)
 
 
 class RapierWorld:
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
-                 mesh_source: MeshSource | None = None, threads: int | None = None) -> None:
+                 mesh_source: MeshSource | None = None, threads: int | None = None,
+                 articulations: bool = True) -> None:
         if rate <= 0 or substeps < 1:
             raise SimulationError(f"rate must be > 0 and substeps ≥ 1 (got {rate}, {substeps})")
         self.scene = scene
@@ -102,6 +108,8 @@ class RapierWorld:
             scene.world_gravity.vector if scene.world_gravity is not None else EARTH_GRAVITY)
         self.world = rp.PhysicsWorld(gravity=tuple(float(v) for v in g))
         self.world.integration_parameters.dt = self.dt
+        if self.substeps == 1:  # explicit substeps refine Rapier's default (4 solver substeps per step) instead
+            self.world.integration_parameters.num_solver_iterations = solver_iterations(self._frequency)
         if threads is not None:  # results do not depend on it (DESIGN §3 "Determinism"; tested)
             self.world.set_num_threads(int(threads))
         self.ground = self.world.add_body(rp.RigidBody.fixed())
@@ -118,7 +126,8 @@ class RapierWorld:
         self._fast_poses = self._check_pose_bytes()
         self._last = np.zeros((len(self._pose_handles), 7), dtype=np.float32)
         self._stale = True  # the next read reads every body
-        self.joints = build_joints(self, scene) if build_joints is not None else None
+        self._read_at = -1  # substep_count at the last read_poses
+        self.joints = build_joints(self, scene, articulations) if build_joints is not None else None
         self.controllers = build_controllers(self, scene)  # gravity volumes, thrusters, vehicles
 
     # -- the joint interface -------------------------------------------------------------------------
@@ -138,6 +147,10 @@ class RapierWorld:
     def multibody_joints(self) -> rp.MultibodyJointSet:
         return self.world.multibody_joints
 
+    def add_fixed_root(self) -> rp.RigidBodyHandle:
+        """A fixed body at the origin (no colliders) rooting one articulation that hangs from the world."""
+        return self.world.add_body(rp.RigidBody.fixed())
+
     def world_pose(self, node: int) -> tuple[np.ndarray, np.ndarray]:
         """Initial world translation (3,) and xyzw rotation (4,) of ``node``, scale removed."""
         t, q, _ = decompose(self._world_m[node])
@@ -149,11 +162,15 @@ class RapierWorld:
         by_body = colliders_by_body(self.scene)
         self._placed_cache: dict = {}  # equal shapes at equal relative poses are placed (and weighed) once
         self._part_cache: dict[int, Any] = {}
-        for body in sorted(self.scene.bodies, key=lambda b: b.node):
-            frame = body_frame(self._world_m[body.node])
-            placed = body_placements(self.scene, body.node, self._world_m, self._mesh_source,
-                                     by_body.get(body.node, []), frame, self._placed_cache)
-            handle = self._add_body(body, frame, placed, density)
+        self._mass_cache: dict[tuple, tuple[MassProperties, rp.MassProperties]] = {}
+        self._template: dict[tuple, rp.RigidBodyBuilder] = {}  # keyed by (Rapier mass object, velocities, g)
+        ordered = sorted(self.scene.bodies, key=lambda b: b.node)
+        frames, plain = _body_frames(self._world_m, [b.node for b in ordered])
+        inverses = rigid_inverses(np.stack(frames)) if frames else []
+        for body, frame, inv, flat in zip(ordered, frames, inverses, plain, strict=True):
+            placed = placements_with_inverse(self.scene, body.node, inv, self._world_m, self._mesh_source,
+                                             by_body.get(body.node, []), self._placed_cache)
+            handle = self._add_body(body, frame, placed, density, flat)
             solids.extend((k, p, handle) for k, p in placed)
         partner_of = self._joint_partners()
         for k, col in enumerate(self.scene.colliders):
@@ -168,11 +185,17 @@ class RapierWorld:
         self._add_triggers()
 
     def _add_body(self, body: Body, frame: np.ndarray, placed: list[tuple[int, PlacedShape]],
-                  density: float) -> rp.RigidBodyHandle:
+                  density: float, plain: bool = False) -> rp.RigidBodyHandle:
+        """One Rapier body at ``frame`` (``plain``: known to carry no rotation)."""
         m = body.motion
         rot = frame[:3, :3]
-        t, q = frame[:3, 3], matrix_to_quat(rot)
-        linvel, angvel = rot @ np.asarray(m.linear_velocity), rot @ np.asarray(m.angular_velocity)  # D-9
+        t = tuple(frame[:3, 3].tolist())
+        if plain:  # most bodies of big scenes: no rotation, no per-body quaternion or velocity turn
+            q, linvel, angvel = _NO_TURN, tuple(m.linear_velocity), tuple(m.angular_velocity)
+        else:
+            q = matrix_to_quat(rot)
+            linvel = tuple((rot @ np.asarray(m.linear_velocity)).tolist())  # D-9
+            angvel = tuple((rot @ np.asarray(m.angular_velocity)).tolist())
         animated = self._animated_body(body.node)
         if animated:  # animation wins over simulation (DIGEST §11)
             builder = rp.RigidBody.kinematic_position_based()
@@ -181,15 +204,21 @@ class RapierWorld:
         elif m.type is MotionType.KINEMATIC and body_family(body) == "omi":
             builder = rp.RigidBody.kinematic_position_based()
         elif m.type is MotionType.KINEMATIC:
-            builder = rp.RigidBody.kinematic_velocity_based().linvel(tuple(linvel)).angvel(tuple(angvel))
+            builder = rp.RigidBody.kinematic_velocity_based().linvel(linvel).angvel(angvel)
         else:
-            mp = self._mass(body, placed, density)
-            builder = (rp.RigidBody.dynamic().linvel(tuple(linvel)).angvel(tuple(angvel))
-                       .gravity_scale(float(m.gravity_factor)).additional_mass_properties(_rapier_mass(mp)))
-            locks = _locks(mp)
-            if locks is not None:
-                builder = builder.locked_axes(locks)
-        handle = self.world.add_body(builder.position((tuple(t), tuple(q))))
+            mp, rapier_mp = self._mass(body, placed, density)
+            # Equal bodies share one builder (only the pose differs). The key holds the mass object itself,
+            # not its id(): an uncached one (centre-of-mass override) could be freed and its id reused.
+            key = (rapier_mp, linvel, angvel, float(m.gravity_factor))
+            builder = self._template.get(key)
+            if builder is None:
+                builder = (rp.RigidBody.dynamic().linvel(linvel).angvel(angvel)
+                           .gravity_scale(float(m.gravity_factor)).additional_mass_properties(rapier_mp))
+                locks = _locks(mp)
+                if locks is not None:
+                    builder = builder.locked_axes(locks)
+                self._template[key] = builder
+        handle = self.world.add_body(builder.position((t, q)))
         self.handle_of[body.node] = handle
         self.node_of[handle] = body.node
         if m.type is not MotionType.STATIC or animated:
@@ -280,16 +309,26 @@ class RapierWorld:
         """A static collider of a partner group: on the group's fixed body, pose relative to it."""
         return self._partner_body(group), np.linalg.inv(body_frame(self._world_m[group])) @ self._world_m[node]
 
-    def _mass(self, body: Body, placed: list[tuple[int, PlacedShape]], density: float) -> MassProperties:
-        parts = []
-        for _, p in placed:
-            if id(p) not in self._part_cache:
-                self._part_cache[id(p)] = placed_mass(p)
-            parts.append(self._part_cache[id(p)])
-        v, com, inertia = combine_parts(parts)
-        mp = apply_overrides(body, (v * density, com, inertia * density), self._world_m[body.node])
-        self.mass_of[body.node] = mp
-        return mp
+    def _mass(self, body: Body, placed: list[tuple[int, PlacedShape]],
+              density: float) -> tuple[MassProperties, rp.MassProperties]:
+        """Model and Rapier mass properties; computed once per distinct (shapes, motion) — equal placed
+        shapes are shared (``_placed_cache``), and a centre-of-mass override depends on the node's pose."""
+        key = (tuple(id(p) for _, p in placed), body.motion) if body.motion.center_of_mass is None else None
+        hit = self._mass_cache.get(key) if key is not None else None
+        if hit is None:
+            parts = []
+            for _, p in placed:
+                if id(p) not in self._part_cache:
+                    self._part_cache[id(p)] = placed_mass(p)
+                parts.append(self._part_cache[id(p)])
+            v, com, inertia = combine_parts(parts)
+            mp = apply_overrides(body, (v * density, com, inertia * density), self._world_m[body.node])
+            hit = (mp, _rapier_mass(mp))
+            if key is not None:
+                self._mass_cache[key] = hit
+        self.mass_of[body.node] = hit[0]
+        return hit
+
 
     def _add_solids(self, solids: list[tuple[int, PlacedShape, rp.RigidBodyHandle | None]]) -> None:
         sc = self.scene
@@ -297,23 +336,29 @@ class RapierWorld:
         counts = {key: 0 for key in mat_keys}
         for k, _, _ in solids:
             counts[sc.colliders[k].material] += 1
-        self._pairs = hooked_pairs(sc.materials, mat_keys)
+        carried = native_classes(sc.materials, mat_keys, counts)
+        self._pairs = hooked_pairs(sc.materials, mat_keys, carried)
         flagged = hook_cover(self._pairs, counts)
         filter_keys = {sc.colliders[k].filter for k, _, _ in solids} | {t.filter for t in sc.triggers}
         self._classes = FilterClasses(sc.filters, filter_keys | {None})
         any_hook = False
+        builders: dict[tuple, rp.ColliderBuilder] = {}  # one per distinct (placed shape, material, filter)
         for k, placed, parent in solids:
             col = sc.colliders[k]
-            friction, restitution, f_rule, r_rule = native(material_of(sc.materials, col.material))
-            b = (collider_builder(placed).density(0.0).friction(friction).restitution(restitution)
-                 .friction_combine_rule(f_rule).restitution_combine_rule(r_rule))
-            hooks = rp.ActiveHooks.NONE
-            if col.material in flagged:
-                hooks = hooks | rp.ActiveHooks.MODIFY_SOLVER_CONTACTS
-            b, hooks = self._filter(b, col.filter, hooks)
-            if not hooks.is_empty():
-                b = b.active_hooks(hooks)
-                any_hook = True
+            key = (id(placed), col.material, col.filter)
+            b = builders.get(key)
+            if b is None:
+                friction, restitution, f_rule, r_rule = carried[col.material]
+                b = (collider_builder(placed).density(0.0).friction(friction).restitution(restitution)
+                     .friction_combine_rule(f_rule).restitution_combine_rule(r_rule))
+                hooks = rp.ActiveHooks.NONE
+                if col.material in flagged:
+                    hooks = hooks | rp.ActiveHooks.MODIFY_SOLVER_CONTACTS
+                b, hooks = self._filter(b, col.filter, hooks)
+                if not hooks.is_empty():
+                    b = b.active_hooks(hooks)
+                builders[key] = b
+            any_hook = any_hook or col.material in flagged or self._classes.needs_pair_hook(col.filter)
             handle = self.world.add_collider(b, parent)
             self._info[handle] = (False, col.body if col.body is not None else col.node)
             self._keys[handle] = (col.material, col.filter)
@@ -412,14 +457,24 @@ class RapierWorld:
     def read_poses(self) -> np.ndarray:
         """(B, 7) float32 [qx, qy, qz, qw, tx, ty, tz] of the moving bodies, in ``moving_nodes`` order.
 
-        Only bodies Rapier reports active (awake dynamic, and every kinematic body) are read: a sleeping
-        body does not move, so its last pose stands. The array is reused: copy it to keep it.
+        When exactly one engine step ran since the last read, only bodies Rapier reports active (awake
+        dynamic, and every kinematic body) are read: a body asleep now was asleep for that whole step (Rapier
+        decides sleep before it integrates), so the pose read after the step before still stands. After
+        several steps a body may have moved and then fallen asleep in between, so every body is read. The
+        array is reused: copy it to keep it.
         """
-        if self._stale:
+        since, self._read_at = self.substep_count - self._read_at, self.substep_count
+        if self._stale or since > 1:
             self._last[:] = self._read(self._pose_handles)
             self._stale = False
             return self._last
-        active = [h for h in self.world.active_bodies() if h in self._row_of]
+        if since == 0:
+            return self._last
+        awake = self.world.active_bodies()
+        if 2 * len(awake) >= len(self._pose_handles):  # mostly awake: one full read is cheaper (measured)
+            self._last[:] = self._read(self._pose_handles)
+            return self._last
+        active = [h for h in awake if h in self._row_of]
         if active:
             rows = [self._row_of[h] for h in active]
             self._last[rows] = self._read(active)
@@ -464,6 +519,8 @@ class RapierWorld:
                 b.linvel = world_v
             else:
                 b.angvel = world_v
+            if self.joints is not None:  # an articulation link moves by its joint coordinates
+                self.joints.velocity_set(self.handle_of[node], field == "angular_velocity")
         elif field == "gravity_factor":
             b.gravity_scale = float(value)
         elif field == "mass":
@@ -501,6 +558,34 @@ class RapierWorld:
         self.triggers.restore(trig_state)
         self.mass_of = dict(masses)
         self._stale = True
+        if self.joints is not None:
+            self.joints.restored()
+
+
+def solver_iterations(frequency: float) -> int:
+    """Rapier solver substeps per step keeping its internal substep at 1/240 s (the 60 Hz default).
+
+    Issue 10's fidelity case: a 2 m compound body dropped flat from y = 5 onto a box stood at 60 Hz and
+    toppled at 120 Hz. Raw rapier3d does the same: the landing is solved by sequential impulses, the four
+    contact points of the flat face got 2,165 / 11,251 / 3,516 / 3,111 N·s at 120 Hz (substep 1/480 s), an
+    overshoot that bounced the body 1.7 m/s at restitution 0 and spun it over. Neither filters, hooks nor the
+    mass frame take part (the same happens without them). With the solver substep held at 1/240 s it stands
+    at 60, 120 and 240 Hz; an uneven impact from greater heights remains Rapier's (it tips raw Rapier at
+    60 Hz too).
+    """
+    return max(1, round(SOLVER_SUBSTEP_HZ / frequency))
+
+
+def _body_frames(world: list[np.ndarray], nodes: list[int]) -> tuple[list[np.ndarray], list[bool]]:
+    """``body_frame`` of each node's world matrix, and whether it is plain: a matrix with no rotation or
+    scale is its own frame (checked for all nodes at once), so only rotated or scaled nodes pay for a
+    decomposition."""
+    if not nodes:
+        return [], []
+    stack = np.stack([world[n] for n in nodes])
+    plain = (np.all(stack[:, :3, :3] == _EYE3, axis=(1, 2))
+             & np.all(stack[:, 3] == (0.0, 0.0, 0.0, 1.0), axis=1)).tolist()
+    return [stack[i] if ok else body_frame(stack[i]) for i, ok in enumerate(plain)], plain
 
 
 def _rapier_mass(mp: MassProperties) -> rp.MassProperties:

@@ -1,0 +1,424 @@
+"""Benchmark: spec-exact semantics against raw rapier3d with native joints, motors and combine rules.
+
+Every scene is built as a glTF document in this process (a ``PhysicsScene`` written by ``write_scene`` and
+read back by ``read_scene``, the path a file takes) and run through ``World``; beside it a hand-written
+rapier3d script builds the same bodies with Rapier's own joints, motors, combine rules, vehicle controller
+and a NumPy force loop for gravity volumes. Runs are interleaved (ours, raw, ours, raw, …) and the median
+of ``--reps`` (≥ 3) is reported, so the ratio is measured under the same machine load.
+
+Rows (issue 10): 200 chains × 10 hinged links with hard limits, soft limits, force-mode position drives,
+acceleration-mode velocity drives and 3-axis ("aimed") limits; a 1,000-body pile with three materials (and
+the uniform pile it is compared with); 500 bodies in OMI point + directional gravity volumes; 50 OMI
+vehicles × 4 wheels; plain piles at N = 100 … 5,000 (20,000 with ``--big``); world build seconds at 1,000
+boxes (20,000 with ``--big``).
+
+Usage: ``python bench/semantics.py [--reps 3] [--budget 1.5] [--big] [--only chains,piles,...]``.
+``--budget`` bounds the seconds of stepping per run (at least 3 steps); ms/step is averaged over the steps run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import math
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import rapier3d as rp
+
+from gltf_physics.dialects import read_scene, write_scene
+from gltf_physics.gltf.document import Document
+from gltf_physics.model import (
+    Body,
+    Box,
+    Collider,
+    CombineMode,
+    Motion,
+    PhysicsMaterial,
+    PhysicsScene,
+    Sphere,
+    Trigger,
+)
+from gltf_physics.model.gravity import GravityField, GravityType
+from gltf_physics.model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit, Pose
+from gltf_physics.model.vehicles import Vehicle, Wheel
+from gltf_physics.sim import World
+
+RATE = 60.0
+G = -9.81
+
+# ---------------------------------------------------------------------------------------------- glTF side
+
+
+def as_gltf(scene: PhysicsScene, nodes: list[dict], family: str = "khr") -> PhysicsScene:
+    """Write ``scene`` into a glTF document over ``nodes`` and read it back, as a file would be."""
+    doc = Document(json={"asset": {"version": "2.0"}, "scenes": [{"nodes": list(range(len(nodes)))}],
+                         "scene": 0, "nodes": nodes}, buffers=[])
+    scene.document = doc
+    out, _ = write_scene(scene, doc, family)  # type: ignore[arg-type]
+    return read_scene(out)
+
+
+CHAINS, LINKS, LINK = 200, 10, 0.5  # link: a 0.1 × 0.5 × 0.1 box along x, hinged at its ends about z
+HINGE_LOCKS = (JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0),
+               JointLimit(angular_axes=(0,), min=0.0, max=0.0), JointLimit(angular_axes=(1,), min=0.0, max=0.0))
+BALL_LOCK = (JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0),)
+
+
+def chain_variant(kind: str) -> tuple[tuple[JointLimit, ...], tuple[JointDrive, ...]]:
+    """(limits, drives) of every joint of a chain scene ``kind``."""
+    if kind == "hard":
+        return (*HINGE_LOCKS, JointLimit(angular_axes=(2,), min=-1.0, max=1.0)), ()
+    if kind == "soft":
+        return (*HINGE_LOCKS, JointLimit(angular_axes=(2,), min=-0.3, max=0.3, stiffness=50.0, damping=1.0)), ()
+    if kind == "drive-force":
+        return HINGE_LOCKS, (JointDrive(DriveType.ANGULAR, DriveMode.FORCE, 2, position_target=0.3,
+                                        stiffness=100.0, damping=5.0),)
+    if kind == "drive-accel":
+        return HINGE_LOCKS, (JointDrive(DriveType.ANGULAR, DriveMode.ACCELERATION, 2, velocity_target=1.0,
+                                        damping=10.0),)
+    if kind == "aimed":
+        return (*BALL_LOCK, JointLimit(angular_axes=(0, 1, 2), min=0.0, max=0.8)), ()
+    raise ValueError(kind)
+
+
+def link_positions() -> list[tuple[float, float, float]]:
+    return [(LINK * (i + 0.5), 0.0, 1.0 * c) for c in range(CHAINS) for i in range(LINKS)]
+
+
+def chain_scene(kind: str) -> PhysicsScene:
+    limits, drives = chain_variant(kind)
+    nodes = [{"translation": list(p)} for p in link_positions()]
+    bodies = [Body(n, Motion(mass=1.0)) for n in range(len(nodes))]
+    colliders = [Collider(n, Box((LINK, 0.1, 0.1)), body=n) for n in range(len(nodes))]
+    joints = []
+    half = Pose((LINK / 2, 0.0, 0.0))
+    for c in range(CHAINS):
+        for i in range(LINKS):
+            n = c * LINKS + i
+            a, fa = (None, Pose((0.0, 0.0, 1.0 * c))) if i == 0 else (n - 1, half)
+            joints.append(Joint(a, fa, n, Pose((-LINK / 2, 0.0, 0.0)), limits=limits, drives=drives))
+    return as_gltf(PhysicsScene(bodies=bodies, colliders=colliders, joints=joints), nodes)
+
+
+def pile_positions(n: int) -> list[tuple[float, float, float]]:
+    side = max(1, round(n ** (1 / 3)))
+    layer = side * side
+    return [((i % side) * 1.1 - side / 2, 0.6 + (i // layer) * 1.1, ((i // side) % side) * 1.1 - side / 2)
+            for i in range(n)]
+
+
+THREE = (PhysicsMaterial(0.9, 0.9, 0.1, CombineMode.MAXIMUM),  # distinct materials Rapier combines exactly
+         PhysicsMaterial(0.4, 0.4, 0.3),
+         PhysicsMaterial(0.7, 0.7, 0.0, CombineMode.MAXIMUM, CombineMode.AVERAGE))
+# Conflicting combine modes (spec precedence ≠ Rapier's): what no native encoding reproduces is hooked.
+MIXED_MODES = (PhysicsMaterial(0.9, 0.9, 0.1, CombineMode.MINIMUM, CombineMode.MAXIMUM),
+               PhysicsMaterial(0.4, 0.4, 0.3, CombineMode.MULTIPLY, CombineMode.AVERAGE),
+               PhysicsMaterial(0.7, 0.7, 0.0, CombineMode.MAXIMUM, CombineMode.MINIMUM))
+# Static ≠ dynamic friction: Rapier has one coefficient, so these pairs need the hook by the spec.
+STATIC_DYNAMIC = (PhysicsMaterial(0.9, 0.5, 0.1, CombineMode.MAXIMUM), *THREE[1:])
+
+
+def pile_scene(n: int, materials: tuple[PhysicsMaterial, ...] = ()) -> PhysicsScene:
+    pos = pile_positions(n)
+    nodes = [{"translation": [0.0, -0.5, 0.0]}] + [{"translation": list(p)} for p in pos]
+    mat = (lambda i: i % len(materials)) if materials else (lambda i: None)
+    colliders = [Collider(0, Box((400.0, 1.0, 400.0)))]
+    colliders += [Collider(i + 1, Box(), body=i + 1, material=mat(i)) for i in range(n)]
+    return as_gltf(PhysicsScene(bodies=[Body(i + 1, Motion(mass=1000.0)) for i in range(n)], colliders=colliders,
+                                materials=list(materials)), nodes)
+
+
+GRAVITY_BODIES = 500
+
+
+def gravity_positions() -> list[tuple[float, float, float]]:
+    rng = np.random.default_rng(7)
+    return [tuple(float(x) for x in rng.uniform(-8.0, 8.0, 3)) for _ in range(GRAVITY_BODIES)]
+
+
+def gravity_scene() -> PhysicsScene:
+    """Bodies in a point volume (radius 30 sphere at the origin) and a directional one (the half x > 0)."""
+    pos = gravity_positions()
+    nodes = [{"translation": [0.0, 0.0, 0.0]}, {"translation": [15.0, 0.0, 0.0]}]
+    nodes += [{"translation": list(p)} for p in pos]
+    n = len(pos)
+    bodies = [Body(i + 2, Motion(mass=1.0)) for i in range(n)]
+    colliders = [Collider(i + 2, Sphere(0.2), body=i + 2) for i in range(n)]
+    triggers = [Trigger(0, Sphere(30.0)), Trigger(1, Box((30.0, 60.0, 60.0)))]
+    fields = [GravityField(0, GravityType.POINT, 9.81, priority=0),
+              GravityField(1, GravityType.DIRECTIONAL, 4.0, priority=1, direction=(1.0, 0.0, 0.0))]
+    return as_gltf(PhysicsScene(bodies=bodies, colliders=colliders, triggers=triggers, gravity_fields=fields),
+                   nodes, "omi")
+
+
+VEHICLES = 50
+WHEEL_AT = ((0.8, -0.3, 1.2), (-0.8, -0.3, 1.2), (0.8, -0.3, -1.2), (-0.8, -0.3, -1.2))
+
+
+def vehicle_scene() -> PhysicsScene:
+    nodes: list[dict] = [{"translation": [0.0, -0.5, 0.0]}]
+    bodies, colliders, vehicles, wheels = [], [Collider(0, Box((400.0, 1.0, 400.0)))], [], []
+    for v in range(VEHICLES):
+        body = len(nodes)
+        kids = list(range(body + 1, body + 5))
+        nodes.append({"translation": [4.0 * (v % 10), 1.0, 6.0 * (v // 10)], "children": kids})
+        nodes += [{"translation": list(w)} for w in WHEEL_AT]
+        bodies.append(Body(body, Motion(mass=500.0)))
+        colliders.append(Collider(body, Box((2.0, 0.5, 3.0)), body=body))
+        vehicles.append(Vehicle(body, linear_activation=(0.0, 0.0, 0.5)))
+        wheels += [Wheel(k, body, max_propulsion_force=2000.0, radius=0.3) for k in kids]
+    return as_gltf(PhysicsScene(bodies=bodies, colliders=colliders, vehicles=vehicles, wheels=wheels),
+                   nodes, "omi")
+
+
+# ---------------------------------------------------------------------------------------------- raw side
+
+
+def raw_world() -> rp.PhysicsWorld:
+    w = rp.PhysicsWorld(gravity=(0.0, G, 0.0))
+    w.integration_parameters.dt = 1.0 / RATE
+    return w
+
+
+def raw_pile(n: int, materials: tuple[PhysicsMaterial, ...] = ()) -> Callable[[], None]:
+    rule = rp.CoefficientCombineRule
+    rules = {None: rule.AVERAGE, CombineMode.AVERAGE: rule.AVERAGE, CombineMode.MINIMUM: rule.MIN,
+             CombineMode.MAXIMUM: rule.MAX, CombineMode.MULTIPLY: rule.MULTIPLY}
+    w = raw_world()
+    w.add_body(rp.RigidBody.fixed().translation((0.0, -0.5, 0.0)),
+               [rp.Collider.cuboid(200.0, 0.5, 200.0).friction(0.6)])
+    for i, p in enumerate(pile_positions(n)):
+        c = rp.Collider.cuboid(0.5, 0.5, 0.5).density(1000.0)
+        if materials:
+            m = materials[i % len(materials)]
+            c = (c.friction(m.dynamic_friction).restitution(m.restitution)
+                 .friction_combine_rule(rules[m.friction_combine])
+                 .restitution_combine_rule(rules[m.restitution_combine]))
+        else:
+            c = c.friction(0.6)
+        w.add_body(rp.RigidBody.dynamic().translation(p), [c])
+    return raw_stepper(w)
+
+
+def raw_stepper(w: rp.PhysicsWorld, before: Callable[[], None] | None = None) -> Callable[[], None]:
+    """One step plus a read of every body pose (what ``World.poses()``/a trace does)."""
+    bodies = w.rigid_bodies
+    handles = list(bodies.handles())
+
+    def step() -> None:
+        if before is not None:
+            before()
+        w.step()
+        b"".join([bodies[h].position.to_bytes() for h in handles])
+
+    return step
+
+
+def raw_chains(kind: str, multibody: bool = False) -> Callable[[], None]:
+    """Raw chains on impulse joints, or (``multibody``) on multibody joints, one fixed root per chain."""
+    w = raw_world()
+    ground = w.add_body(rp.RigidBody.fixed())
+    joints = w.multibody_joints if multibody else w.impulse_joints
+    handles = [w.add_body(rp.RigidBody.dynamic().translation(p),
+                          [rp.Collider.cuboid(LINK / 2, 0.05, 0.05).mass(1.0)]) for p in link_positions()]
+    for c in range(CHAINS):
+        for i in range(LINKS):
+            n = c * LINKS + i
+            root = w.add_body(rp.RigidBody.fixed()) if multibody and i == 0 else ground
+            a, anchor = (root, (0.0, 0.0, 1.0 * c)) if i == 0 else (handles[n - 1], (LINK / 2, 0.0, 0.0))
+            if kind == "aimed":
+                b = (rp.GenericJointBuilder(rp.JointAxesMask.LIN_AXES)
+                     .coupled_axes(rp.JointAxesMask.ANG_Y | rp.JointAxesMask.ANG_Z)
+                     .limits(rp.JointAxis.ANG_Y, 0.0, 0.8).limits(rp.JointAxis.ANG_Z, 0.0, 0.8))
+            else:
+                locks = rp.JointAxesMask.LIN_AXES | rp.JointAxesMask.ANG_X | rp.JointAxesMask.ANG_Y
+                b = rp.GenericJointBuilder(locks)
+            if kind == "hard":
+                b = b.limits(rp.JointAxis.ANG_Z, -1.0, 1.0)
+            elif kind == "soft":  # the nearest native: a position motor toward the range
+                b = b.motor_position(rp.JointAxis.ANG_Z, 0.0, 50.0, 1.0)
+            elif kind == "drive-force":
+                b = b.motor_model(rp.JointAxis.ANG_Z, rp.MotorModel.FORCE_BASED).motor_position(
+                    rp.JointAxis.ANG_Z, 0.3, 100.0, 5.0)
+            elif kind == "drive-accel":
+                b = b.motor_model(rp.JointAxis.ANG_Z, rp.MotorModel.ACCELERATION_BASED).motor_velocity(
+                    rp.JointAxis.ANG_Z, 1.0, 10.0)
+            b = b.local_anchor1(anchor).local_anchor2((-LINK / 2, 0.0, 0.0)).contacts_enabled(False)  # JOINT-9
+            joints.insert(a, handles[n], b.build(), True)
+    return raw_stepper(w)
+
+
+def point_and_directional(p: np.ndarray) -> np.ndarray:
+    """Acceleration of the benchmark's gravity volumes at points ``p`` (N, 3)."""
+    r = np.linalg.norm(p, axis=1, keepdims=True)
+    a = -9.81 * p / np.maximum(r, 1e-9)
+    return np.where(p[:, :1] > 0.0, np.array([4.0, 0.0, 0.0]), a)
+
+
+def raw_gravity() -> Callable[[], None]:
+    w = rp.PhysicsWorld(gravity=(0.0, 0.0, 0.0))
+    w.integration_parameters.dt = 1.0 / RATE
+    handles = [w.add_body(rp.RigidBody.dynamic().translation(p), [rp.Collider.ball(0.2).mass(1.0)])
+               for p in gravity_positions()]
+    bodies = w.rigid_bodies
+
+    def forces() -> None:
+        blob = b"".join([bodies[h].position.to_bytes() for h in handles])
+        pos = np.frombuffer(blob, dtype="<f4").reshape(-1, 9)[:, 6:].astype(np.float64)
+        acc = point_and_directional(pos)
+        for h, f in zip(handles, acc.tolist(), strict=True):
+            b = bodies[h]
+            b.reset_forces(False)
+            b.add_force(f, True)
+
+    return raw_stepper(w, forces)
+
+
+def raw_vehicles() -> Callable[[], None]:
+    w = raw_world()
+    w.add_body(rp.RigidBody.fixed().translation((0.0, -0.5, 0.0)), [rp.Collider.cuboid(200.0, 0.5, 200.0)])
+    rays = []
+    for v in range(VEHICLES):
+        h = w.add_body(rp.RigidBody.dynamic().translation((4.0 * (v % 10), 1.0, 6.0 * (v // 10))),
+                       [rp.Collider.cuboid(1.0, 0.25, 1.5).mass(500.0)])
+        ray = rp.DynamicRayCastVehicleController(h)
+        ray.index_up_axis, ray.index_forward_axis = 1, 2
+        tuning = rp.WheelTuning(suspension_stiffness=40.0, suspension_compression=4.0, suspension_damping=4.0,
+                                max_suspension_travel=0.25, side_friction_stiffness=1.0, friction_slip=0.6,
+                                max_suspension_force=1e9)
+        for x, y, z in WHEEL_AT:
+            ray.add_wheel((x, y + 0.25, z), (0.0, -1.0, 0.0), (-1.0, 0.0, 0.0), 0.25, 0.3, tuning)
+        rays.append(ray)
+    qf = rp.QueryFilter.new().exclude_sensors()
+    dt = 1.0 / RATE
+
+    def drive() -> None:
+        w.update_query_pipeline()
+        for ray in rays:
+            for i in range(4):
+                ray.apply_engine_force(i, 1000.0)
+            ray.update_vehicle(dt, w.rigid_bodies, w.colliders, w.query_pipeline, qf)
+
+    return raw_stepper(w, drive)
+
+
+# ---------------------------------------------------------------------------------------------- timing
+
+
+def time_steps(step: Callable[[], None], steps: int, budget: float) -> float:
+    """ms per step over up to ``steps`` steps, stopping once ``budget`` seconds are spent (≥ 3 steps)."""
+    t0 = time.perf_counter()
+    done = 0
+    while done < steps:
+        step()
+        done += 1
+        if done >= 3 and time.perf_counter() - t0 > budget:
+            break
+    return (time.perf_counter() - t0) / done * 1000.0
+
+
+@dataclass
+class Row:
+    name: str
+    ours: float
+    raw: float
+    unit: str = "ms/step"
+    raw_multibody: float | None = None  # chains: the same scene on raw multibody joints
+
+    def line(self) -> str:
+        ratio = self.ours / self.raw if self.raw > 0 else math.inf
+        fmt = "{:.3f}" if self.unit == "s" else "{:.2f}"
+        mb = "–" if self.raw_multibody is None else (
+            f"{fmt.format(self.raw_multibody)} ({self.ours / self.raw_multibody:.2f}×)")
+        return f"| {self.name} | {fmt.format(self.ours)} | {fmt.format(self.raw)} | {ratio:.2f}× | {mb} |"
+
+
+def measure(name: str, scene_of: Callable[[], PhysicsScene], raw_of: Callable[[], Callable[[], None]],
+            reps: int, steps: int, budget: float,
+            raw_mb_of: Callable[[], Callable[[], None]] | None = None, **options: object) -> Row:
+    scene = scene_of()
+    ours, raw, raw_mb = [], [], []
+    for _ in range(reps):  # interleaved: every side sees the same machine load
+        w = World(scene, rate=RATE, **options)  # type: ignore[arg-type]
+        ours.append(time_steps(lambda w=w: (w.step(), w.poses()), steps, budget))
+        raw.append(time_steps(raw_of(), steps, budget))
+        if raw_mb_of is not None:
+            raw_mb.append(time_steps(raw_mb_of(), steps, budget))
+    row = Row(name, statistics.median(ours), statistics.median(raw),
+              raw_multibody=statistics.median(raw_mb) if raw_mb else None)
+    print(row.line(), flush=True)
+    return row
+
+
+def measure_build(n: int, reps: int) -> Row:
+    scene = pile_scene(n)
+    ours, raw = [], []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        World(scene, rate=RATE)
+        ours.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        raw_pile(n)
+        raw.append(time.perf_counter() - t0)
+    row = Row(f"world build, {n:,} boxes", statistics.median(ours), statistics.median(raw), "s")
+    print(row.line(), flush=True)
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--budget", type=float, default=1.0, help="seconds of stepping per run (≥ 3 steps)")
+    ap.add_argument("--steps", type=int, default=60)
+    ap.add_argument("--big", action="store_true", help="also the 20,000-box pile and its build")
+    ap.add_argument("--only", default="", help="comma list of groups: chains,materials,gravity,vehicles,piles,build")
+    args = ap.parse_args()
+    groups = set(args.only.split(",")) if args.only else {"chains", "materials", "gravity", "vehicles", "piles",
+                                                           "build"}
+    reps, steps, budget = max(3, args.reps), args.steps, args.budget
+    print("| scene | gltf-physics | raw native (impulse joints) | ratio | raw multibody (ratio) |\n|-|-|-|-|-|",
+          flush=True)
+    rows: dict[str, Row] = {}
+    if "chains" in groups:
+        for kind, label in (("hard", "hard limits"), ("soft", "soft limits"),
+                            ("drive-force", "drives: position target, force mode"),
+                            ("drive-accel", "drives: velocity target, acceleration mode"),
+                            ("aimed", "3-axis angular (aimed) limits")):
+            rows[kind] = measure(f"{CHAINS} chains × {LINKS} links, {label}", lambda k=kind: chain_scene(k),
+                                 lambda k=kind: raw_chains(k), reps, steps, budget,
+                                 lambda k=kind: raw_chains(k, multibody=True))
+        if "articulations" in inspect.signature(World).parameters:  # absent before issue 10 (baseline runs)
+            measure(f"{CHAINS} chains × {LINKS} links, hard limits, World(articulations=False)",
+                    lambda: chain_scene("hard"), lambda: raw_chains("hard"), reps, steps, budget,
+                    lambda: raw_chains("hard", multibody=True), articulations=False)
+    if "materials" in groups:
+        uniform = measure("1,000-box pile, one material", lambda: pile_scene(1000), lambda: raw_pile(1000),
+                          reps, steps, budget)
+        mixed = measure("1,000-box pile, three distinct materials", lambda: pile_scene(1000, THREE),
+                        lambda: raw_pile(1000, THREE), reps, steps, budget)
+        print(f"| three materials / one material (ours) | {mixed.ours:.2f} | {uniform.ours:.2f} | "
+              f"{mixed.ours / uniform.ours:.2f}× | – |", flush=True)
+        measure("1,000-box pile, three materials, conflicting combine modes",
+                lambda: pile_scene(1000, MIXED_MODES), lambda: raw_pile(1000, MIXED_MODES), reps, steps, budget)
+        measure("1,000-box pile, three materials, one with static ≠ dynamic friction",
+                lambda: pile_scene(1000, STATIC_DYNAMIC), lambda: raw_pile(1000, STATIC_DYNAMIC), reps, steps, budget)
+    if "gravity" in groups:
+        measure(f"{GRAVITY_BODIES} bodies in point + directional gravity volumes", gravity_scene, raw_gravity,
+                reps, steps, budget)
+    if "vehicles" in groups:
+        measure(f"{VEHICLES} OMI vehicles × 4 ray-cast wheels", vehicle_scene, raw_vehicles, reps, steps, budget)
+    if "piles" in groups:
+        for n in (100, 1000, 5000, *((20000,) if args.big else ())):
+            measure(f"{n:,}-box pile, plain step", lambda n=n: pile_scene(n), lambda n=n: raw_pile(n),
+                    reps, steps, budget)
+    if "build" in groups:
+        for n in (1000, *((20000,) if args.big else (5000,))):
+            measure_build(n, reps)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,293 @@
+"""Joints on Rapier's reduced-coordinate multibodies (issue 10, DESIGN §3 "Articulations").
+
+A joint goes on a ``MultibodyJointSet`` link when everything it asks for is native there, so that its limits
+and drives act on the joint coordinate with the articulated inertia and need no per-step Python:
+
+- every limit is hard (stiffness ∞) and either fixes its axes (min = max = 0) or bounds one axis (per-axis
+  Rapier limits; several limits on one axis intersect; angular bounds clipped to [−π, π]);
+- every drive is ``linear``/``angular`` on a free axis in ``force`` or ``acceleration`` mode, at most one per
+  axis: a Rapier motor (target position, target velocity, stiffness, damping; ``FORCE_BASED`` /
+  ``ACCELERATION_BASED``; ``maxForce``) — value = stiffness·(positionTarget − pos) + damping·(velocityTarget −
+  vel), no positionTarget ⇒ no stiffness term, positionTarget without velocityTarget ⇒ 0 (D-11);
+- at most one free angular axis, or three free angular axes with no angular limit or drive (a ball);
+- body B is dynamic and not already a child link; body A is dynamic (it becomes the parent link) or a
+  fixed body; the world (``rw.ground``) becomes a fixed root body of its own per articulation, so separate
+  chains stay separate multibodies (Rapier's multibody solve is dense in its degrees of freedom);
+- joining the two would not close a loop (a loop's closing joint stays an impulse joint).
+
+- a soft limit (finite stiffness) on one free axis, not shared with a drive: a force-based motor toward the
+  violated bound (target velocity 0, the limit's stiffness and damping) switched on before a step that
+  starts outside [min, max] and off inside it (:class:`SoftLimits`, one coordinate read per articulation);
+
+Anything else (cones, distances, total-rotation limits, kinematic sides, reversed chains)
+stays on impulse joints (``sim/rapier/joints.py``). Contacts between the two linked bodies follow
+``enableCollision`` (JOINT-9); other links of an articulation collide as usual.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import rapier3d as r
+
+from ...model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit
+
+LIN = (r.JointAxis.LIN_X, r.JointAxis.LIN_Y, r.JointAxis.LIN_Z)
+ANG = (r.JointAxis.ANG_X, r.JointAxis.ANG_Y, r.JointAxis.ANG_Z)
+LIN_MASK = (r.JointAxesMask.LIN_X, r.JointAxesMask.LIN_Y, r.JointAxesMask.LIN_Z)
+ANG_MASK = (r.JointAxesMask.ANG_X, r.JointAxesMask.ANG_Y, r.JointAxesMask.ANG_Z)
+HUGE = 1e30  # an unbounded linear side / unlimited motor force (Rapier works in f32)
+_MODEL = {DriveMode.FORCE: r.MotorModel.FORCE_BASED, DriveMode.ACCELERATION: r.MotorModel.ACCELERATION_BASED}
+
+
+@dataclass
+class Plan:
+    """What a joint becomes on a multibody link: locked axes, per-axis bounds, motors by axis index."""
+
+    locked: set[tuple[str, int]] = field(default_factory=set)
+    bounds: dict[tuple[str, int], tuple[float, float]] = field(default_factory=dict)
+    drives: dict[tuple[str, int], int] = field(default_factory=dict)  # (kind, axis) → drive index
+    soft: dict[tuple[str, int], JointLimit] = field(default_factory=dict)  # one soft limit per free axis
+
+
+def plan(joint: Joint) -> Plan | None:
+    """The multibody form of ``joint``, or None when something in it is not native there (module docstring)."""
+    p = Plan()
+    for lim in joint.limits:
+        if lim.min > lim.max:
+            return None
+        soft = not math.isinf(lim.stiffness)
+        for kind, axes in (("linear", lim.linear_axes), ("angular", lim.angular_axes)):
+            axes = tuple(sorted(set(axes)))
+            if not axes:
+                continue
+            if soft:
+                if len(axes) != 1 or (kind, axes[0]) in p.soft:
+                    return None
+                if lim.stiffness > 0 or lim.damping > 0:  # a spring of zero gains does nothing
+                    p.soft[(kind, axes[0])] = lim
+                continue
+            if lim.min == 0.0 and lim.max == 0.0:
+                p.locked.update((kind, a) for a in axes)
+            elif len(axes) == 1:
+                key = (kind, axes[0])
+                lo, hi = p.bounds.get(key, (-math.inf, math.inf))
+                p.bounds[key] = (max(lo, lim.min), min(hi, lim.max))
+            else:
+                return None
+    for i, d in enumerate(joint.drives):
+        kind = "linear" if d.type == DriveType.LINEAR else "angular"
+        key = (kind, d.axis)
+        if (d.type not in (DriveType.LINEAR, DriveType.ANGULAR) or d.mode not in _MODEL or not 0 <= d.axis <= 2
+                or key in p.locked or key in p.drives):
+            return None
+        p.drives[key] = i
+    if any(key in p.locked or key in p.drives for key in p.soft):
+        return None  # a soft limit is a motor of its own on its axis
+    free_angular = [a for a in range(3) if ("angular", a) not in p.locked]
+    if len(free_angular) == 2:
+        return None
+    if len(free_angular) == 3 and any(k == "angular" for k, _ in (*p.bounds, *p.drives, *p.soft)):
+        return None
+    if any(lo > hi for lo, hi in p.bounds.values()):
+        return None
+    return p
+
+
+def motor_args(d: JointDrive) -> tuple[float, float, float, float, float]:
+    """(target position, target velocity, stiffness, damping, max force) of a drive's Rapier motor."""
+    k = max(d.stiffness, 0.0) if d.position_target is not None else 0.0
+    c = max(d.damping, 0.0)
+    x_t = d.position_target if d.position_target is not None else 0.0
+    v_t = d.velocity_target if d.velocity_target is not None else 0.0
+    max_force = d.max_force if d.max_force >= 0 and math.isfinite(d.max_force) else HUGE  # D-15
+    return x_t, v_t, k, c, max_force
+
+
+def _axis(kind: str, a: int) -> Any:
+    return (LIN if kind == "linear" else ANG)[a]
+
+
+def build(p: Plan, joint: Joint, frame1: Any, frame2: Any) -> Any:
+    """The Rapier GenericJoint of a plan, frames given as Isometry3 in the two bodies' spaces."""
+    mask = r.JointAxesMask.empty()
+    for kind, a in p.locked:
+        mask = mask | (LIN_MASK if kind == "linear" else ANG_MASK)[a]
+    b = (r.GenericJointBuilder(mask).local_frame1(frame1).local_frame2(frame2)
+         .contacts_enabled(joint.enable_collision))
+    for (kind, a), (lo, hi) in p.bounds.items():
+        if (kind, a) in p.locked:
+            continue
+        if kind == "angular":
+            lo, hi = max(lo, -math.pi), min(hi, math.pi)
+            if lo <= -math.pi and hi >= math.pi:
+                continue
+        else:
+            lo, hi = max(lo, -HUGE), min(hi, HUGE)
+            if lo <= -HUGE and hi >= HUGE:
+                continue
+        b = b.limits(_axis(kind, a), lo, hi)
+    for (kind, a), i in p.drives.items():
+        d = joint.drives[i]
+        x_t, v_t, k, c, max_force = motor_args(d)
+        if k == 0.0 and c == 0.0:
+            continue  # inert; a Rapier motor of zero gains would hold the axis rigidly (measured)
+        axis = _axis(kind, a)
+        b = b.motor_model(axis, _MODEL[d.mode]).motor(axis, x_t, v_t, k, c).motor_max_force(axis, max_force)
+    return b.build()
+
+
+def attachable(rw: Any, parent: Any, child: Any) -> bool:
+    """Whether ``child`` can hang from ``parent`` (None: a new fixed root) without a second parent or a loop."""
+    bodies, mbs = rw.bodies, rw.multibody_joints
+    if not bodies[child].is_dynamic or (parent is not None and bodies[parent].is_kinematic):
+        return False
+    lc = mbs.rigid_body_link(child)
+    if lc is not None and lc.id != 0:
+        return False  # already a child link
+    lp = mbs.rigid_body_link(parent) if parent is not None else None
+    return not (lc is not None and lp is not None and lc.multibody == lp.multibody)
+
+
+def new_root(rw: Any) -> Any:
+    """A fixed body at the world origin to root one articulation hanging from the world."""
+    add = getattr(rw, "add_fixed_root", None)
+    if add is not None:
+        return add()
+    return rw.bodies.insert(r.RigidBody.fixed())
+
+
+def set_drive(rw: Any, handle: Any, p: Plan, joint: Joint, index: int) -> None:
+    """Apply drive ``index`` of ``joint`` (already updated) to its live multibody link motor."""
+    d = joint.drives[index]
+    key = ("linear" if d.type == DriveType.LINEAR else "angular", d.axis)
+    mb, link = rw.multibody_joints.get(handle)
+    x_t, v_t, k, c, max_force = motor_args(d)
+    axis = _axis(*key)
+    if k == 0.0 and c == 0.0:
+        mb.set_link_motor_max_force(link, axis, 0.0)  # inert (see build)
+        return
+    mb.set_link_motor_model(link, axis, _MODEL[d.mode])
+    mb.set_link_motor(link, axis, x_t, v_t, k, c)
+    mb.set_link_motor_max_force(link, axis, max_force)
+
+
+def place(rw: Any, handle: Any, coords: list[float]) -> None:
+    """Set a new link's joint coordinates (free axes, in order) so the articulation starts where its bodies
+    are, and write the resulting poses back (a link's pose is otherwise its coordinates', 0 at insertion)."""
+    mb, link_id = rw.multibody_joints.get(handle)
+    link = mb.get_link(link_id)
+    current = list(mb.generalized_position())
+    disp = [0.0] * len(current)
+    for k, value in enumerate(coords[:link.ndofs]):
+        disp[link.assembly_id + k] = value - current[link.assembly_id + k]
+    if any(disp):
+        mb.apply_displacements(disp)
+    # Rapier gives every multibody degree of freedom a joint damping of 0.1 by default (measured: a free hinge
+    # lost 2 % of its rate per step); the specs have no such damping.
+    mb.set_damping([0.0] * len(current))
+    mb.forward_kinematics(rw.bodies, True)
+    mb.update_rigid_bodies(rw.bodies, False)
+
+
+def set_link_velocity(rw: Any, handle: Any, body: Any, angular: bool) -> None:
+    """Make link ``body`` (child of multibody joint ``handle``) move with the linear or ``angular`` velocity
+    its rigid body was just given, as nearly as its joint allows: its coordinate rates solve
+    J_link·q̇ = v − J_rest·q̇_rest (least squares) over the rows of the part that was set, J the link's body
+    Jacobian (linear at the centre of mass, then angular)."""
+    import numpy as np
+
+    mb, link_id = rw.multibody_joints.get(handle)
+    link = mb.get_link(link_id)
+    rb = rw.bodies[body]
+    jac = np.asarray(mb.body_jacobian(link_id), dtype=np.float64).reshape(6, -1)
+    qdot = np.asarray(mb.generalized_velocity(), dtype=np.float64)
+    cols = slice(link.assembly_id, link.assembly_id + link.ndofs)
+    rows = slice(3, 6) if angular else slice(0, 3)
+    target = np.array((rb.angvel if angular else rb.linvel).to_tuple())
+    rest = qdot.copy()
+    rest[cols] = 0.0
+    qdot[cols] = np.linalg.lstsq(jac[rows, cols], target - jac[rows] @ rest, rcond=None)[0]
+    mb.set_generalized_velocity(qdot.tolist())
+
+
+class SoftLimits:
+    """Soft limits of multibody links: before each step, one read of each articulation's coordinates, a
+    NumPy test of every soft limit against its range, and a motor change only where a limit enters or
+    leaves its active state (so a resting scene makes no engine calls)."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[Any, str, int, JointLimit, int]] = []  # (handle, kind, axis, limit, rank)
+        self._layout: tuple[list[Any], np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._state = np.zeros(0, dtype=np.int8)  # −1 at min, +1 at max, 0 off
+        self._force_all = True
+
+    def add(self, handle: Any, p: Plan) -> None:
+        """Register the soft limits of a new link (``p.soft``); its motors start off."""
+        for (kind, a), lim in p.soft.items():
+            self.entries.append((handle, kind, a, lim, _free_rank(p, kind, a)))
+        self._layout = None
+
+    def invalidate(self) -> None:
+        """Forget the layout and motor states (a restored world): the next step sets every motor again."""
+        self._layout = None
+
+    def remove(self, handle: Any) -> None:
+        self.entries = [e for e in self.entries if e[0] != handle]
+        self._layout = None
+
+    def _build_layout(self, rw: Any) -> None:
+        """Which articulation and coordinate each soft limit reads (assembly ids change as trees merge)."""
+        mbs = rw.multibody_joints
+        roots: dict[Any, int] = {}
+        first: list[Any] = []
+        which, index = [], []
+        for handle, _, _, _, rank in self.entries:
+            mb, link_id = mbs.get(handle)
+            root = mb.root_handle
+            if root not in roots:
+                roots[root] = len(first)
+                first.append(handle)
+            link = mb.get_link(link_id)
+            which.append(roots[root])
+            index.append(link.assembly_id + rank)
+        lo = np.array([e[3].min for e in self.entries])
+        hi = np.array([e[3].max for e in self.entries])
+        self._layout = (first, np.array(which, dtype=np.int64), np.array(index, dtype=np.int64), lo, hi)
+        self._state = np.zeros(len(self.entries), dtype=np.int8)
+        self._force_all = True  # a new layout (built or rebuilt link): set every motor once
+
+    def before_step(self, rw: Any) -> None:
+        if not self.entries:
+            return
+        if self._layout is None:
+            self._build_layout(rw)
+        first, which, index, lo, hi = self._layout  # type: ignore[misc]
+        mbs = rw.multibody_joints
+        coords = [np.asarray(mbs.get(h)[0].generalized_position(), dtype=np.float64) for h in first]
+        x = np.array([coords[w][i] for w, i in zip(which.tolist(), index.tolist(), strict=True)])
+        state = np.where(x > hi, 1, np.where(x < lo, -1, 0)).astype(np.int8)
+        changed = np.nonzero((state != self._state) | self._force_all)[0]
+        self._force_all = False
+        for k in changed.tolist():
+            handle, kind, a, lim, _ = self.entries[k]
+            mb, link_id = mbs.get(handle)
+            axis = _axis(kind, a)
+            if state[k] == 0:  # off: a motor of zero gains still holds its axis rigidly (measured); no force
+                mb.set_link_motor_max_force(link_id, axis, 0.0)
+            else:
+                bound = lim.max if state[k] > 0 else lim.min
+                mb.set_link_motor_model(link_id, axis, r.MotorModel.FORCE_BASED)
+                mb.set_link_motor(link_id, axis, bound, 0.0, max(lim.stiffness, 0.0), max(lim.damping, 0.0))
+                mb.set_link_motor_max_force(link_id, axis, HUGE)
+        self._state = state
+
+
+def _free_rank(p: Plan, kind: str, a: int) -> int:
+    """Position of (kind, axis) among a link joint's free coordinates (Rapier's order: linear x, y, z, then
+    angular x, y, z, locked ones skipped)."""
+    order = [("linear", i) for i in range(3)] + [("angular", i) for i in range(3)]
+    return [key for key in order if key not in p.locked].index((kind, a))
