@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from ..gltf.errors import GltfError
-from ..sim.errors import SimulationError
+from ..sim.errors import SimulationError, first_line
 
 out = Console(highlight=False)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -22,26 +22,45 @@ class UsageError(Exception):
     """A bad option value: reported like unreadable input (exit 2)."""
 
 
+LINE_LIMIT = 2000  # characters: a hostile file cannot turn an error line into megabytes of stderr
+
+
 def fail(message: str) -> None:
-    """Print one line on stderr and exit 2."""
-    sys.stderr.write(message.replace("\n", " ") + "\n")
+    """Print one line on stderr (cut to ``LINE_LIMIT`` characters) and exit 2."""
+    line = message.replace("\r", " ").replace("\n", " ")
+    if len(line) > LINE_LIMIT:
+        line = line[: LINE_LIMIT - 1] + "…"
+    sys.stderr.write(line.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
     raise typer.Exit(2)
 
 
 def clean_errors(func: F) -> F:
-    """Turn expected failures into one line on stderr and exit 2 (GLTF_PHYSICS_DEBUG=1 shows tracebacks)."""
+    """Turn expected failures into one line on stderr and exit 2 (GLTF_PHYSICS_DEBUG=1 shows tracebacks).
+
+    Lines about the run (simulation errors, bugs, engine panics) start with the input file's name. A Rust
+    panic (``pyo3_runtime.PanicException``) is a ``BaseException``, so the net here is ``BaseException``
+    minus the ways out a user or the interpreter asks for.
+    """
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (typer.Exit, typer.Abort):
+        except (typer.Exit, typer.Abort, KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
-        except (GltfError, UsageError, SimulationError) as e:
+        except (GltfError, UsageError) as e:
             fail(str(e))
+        except SimulationError as e:
+            fail(_named(kwargs, str(e)))
         except OSError as e:
             fail(f"{e.filename or ''}: {e.strerror or e}".lstrip(": "))
-        except Exception as e:  # a bug, not bad input: still one line unless debugging
+        except BaseException as e:  # a bug or an engine panic, not bad input: still one line unless debugging
             if os.environ.get("GLTF_PHYSICS_DEBUG"):
                 raise
-            fail(f"internal error: {type(e).__name__}: {e}")
+            fail(_named(kwargs, f"internal error: {type(e).__name__}: {first_line(str(e))}"))
     return wrapper  # type: ignore[return-value]
+
+
+def _named(kwargs: dict[str, Any], message: str) -> str:
+    """``IN: message`` when the command has an input file argument (``src`` or ``file``)."""
+    source = kwargs.get("src", kwargs.get("file"))
+    return f"{source}: {message}" if source is not None else message

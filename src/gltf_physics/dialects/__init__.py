@@ -80,11 +80,13 @@ def _drop_emptied(out: dict, original: dict) -> None:
 
 
 def _strip(gltf: dict, names: tuple[str, ...]) -> None:
-    for holder in [gltf, *(gltf.get("nodes") or [])]:
+    nodes = gltf.get("nodes")
+    for holder in [gltf, *(nodes if isinstance(nodes, list) else [])]:
         ext = holder.get("extensions") if isinstance(holder, dict) else None
         if isinstance(ext, dict):
             for name in names:
                 ext.pop(name, None)
     for key in ("extensionsUsed", "extensionsRequired"):
-        if key in gltf:
-            gltf[key] = [e for e in gltf[key] if e not in names]
+        if key in gltf:  # not an array: the reader read it as empty (GLTF-TYPE note), the output says so
+            listed = gltf[key] if isinstance(gltf[key], list) else []
+            gltf[key] = [e for e in listed if e not in names]

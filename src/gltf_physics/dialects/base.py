@@ -21,7 +21,7 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import ancestors, nearest_marked, parents
-from ..gltf.transforms import decompose, local_matrix, trs_matrix
+from ..gltf.transforms import affine_inverse, decompose, local_matrix, trs_matrix
 from ..model import PhysicsScene, Pose, ReadNote, Shape
 
 
@@ -288,15 +288,22 @@ class WriteContext:
 
     def use(self, extension: str) -> None:
         used = self.gltf.setdefault("extensionsUsed", [])
+        if not isinstance(used, list):  # malformed: read as empty (GLTF-TYPE note)
+            used = self.gltf["extensionsUsed"] = []
         if extension not in used:
             used.append(extension)
 
     def set_node_ext(self, node: int, name: str, value: dict[str, Any]) -> None:
-        self.gltf["nodes"][node].setdefault("extensions", {})[name] = value
+        holder = self.gltf["nodes"][node]
+        if not isinstance(holder.get("extensions"), dict):  # malformed: the reader read it as none
+            holder["extensions"] = {}
+        holder["extensions"][name] = value
         self.use(name)
 
     def set_doc_ext(self, name: str, value: dict[str, Any]) -> None:
-        self.gltf.setdefault("extensions", {})[name] = value
+        if not isinstance(self.gltf.get("extensions"), dict):
+            self.gltf["extensions"] = {}
+        self.gltf["extensions"][name] = value
         self.use(name)
 
     def add_node(self, node: dict[str, Any], parent: int | None) -> int:
@@ -319,7 +326,7 @@ def frame_node(body_world: np.ndarray | None, frame: Pose) -> tuple[np.ndarray, 
     if body_world is None:
         return pose, pose
     world = trs_matrix(*decompose(body_world)[:2]) @ pose
-    return np.linalg.inv(body_world) @ world, world
+    return affine_inverse(body_world) @ world, world
 
 
 def finite_or_omit(value: float) -> float | None:

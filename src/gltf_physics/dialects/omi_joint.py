@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..gltf.hierarchy import parents
 from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
 from ..model import Joint, JointDrive, JointLimit, MotionType, Pose
 from .base import ExtIndex, ReadContext, WriteContext, array, frame_node, num
@@ -199,10 +200,8 @@ class _Placer:
     def __init__(self, ctx: WriteContext) -> None:
         self.ctx = ctx
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
-        self.parents: dict[int, int] = {}
-        for i, n in enumerate(ctx.gltf.get("nodes") or []):
-            for c in n.get("children") or [] if isinstance(n, dict) else []:
-                self.parents.setdefault(c, i)
+        # the checked hierarchy (bad or unhashable child entries skipped, first parent wins, no self-parent)
+        self.parents: dict[int, int] = {c: p for c, p in enumerate(parents(ctx.gltf)) if p is not None}
         self.world = world_matrices(ctx.gltf)
         self.taken: set[int] = set()
 

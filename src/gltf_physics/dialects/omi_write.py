@@ -28,7 +28,7 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import parents
-from ..gltf.transforms import world_matrices
+from ..gltf.transforms import affine_inverse, world_matrices
 from ..model import Body, CombineMode, Motion, MotionType, Plane, Shape
 from ..model import Box as BoxShape
 from ..model.mass import MassProperties, body_frame, body_mass_properties, document_mesh_source
@@ -198,7 +198,7 @@ class _Writer:
         """The computed centre (body frame: the node's world pose without scale) in node space (OMI)."""
         node_world = self.world()[body.node]
         point = body_frame(node_world) @ np.array([*computed.center_of_mass, 1.0])
-        local = np.linalg.solve(node_world, point)[:3]
+        local = (affine_inverse(node_world) @ point)[:3]
         return tuple(0.0 if abs(c) <= _TINY else float(c) for c in local)
 
     def inertia(self, body: Body, m: Motion) -> list[float]:

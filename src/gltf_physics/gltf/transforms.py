@@ -75,20 +75,41 @@ def decompose(m: np.ndarray) -> tuple[Vec3, Quat, Vec3]:
     """Translation, rotation, scale of an affine 4×4 (a negative determinant flips the X scale)."""
     t = tuple(float(v) for v in m[:3, 3])
     basis = np.asarray(m[:3, :3], dtype=float)
-    scale = np.linalg.norm(basis, axis=0)
-    if np.linalg.det(basis) < 0:
+    with np.errstate(all="ignore"):  # an overflowing chain gives ∞/NaN parts: reported by the callers' checks
+        scale = np.linalg.norm(basis, axis=0)
+        negative = np.linalg.det(basis) < 0
+    if negative:
         scale[0] = -scale[0]
     safe = np.where(scale == 0, 1.0, scale)
     q = matrix_to_quat(basis / safe)
     return t, q, (float(scale[0]), float(scale[1]), float(scale[2]))  # type: ignore[return-value]
 
 
+def affine_inverse(m: np.ndarray) -> np.ndarray:
+    """Inverse of an affine 4×4, total: a singular one (a zero scale on the way) or a non-finite one
+    inverts only its rigid part (translation and rotation, NaN/∞ read as 0), so callers never see
+    ``LinAlgError`` and never get NaN back."""
+    m = np.asarray(m, dtype=float)
+    with np.errstate(all="ignore"):
+        if np.isfinite(m).all() and abs(float(np.linalg.det(m[:3, :3]))) > 1e-300:
+            inv = np.linalg.inv(m)
+            if np.isfinite(inv).all():
+                return inv
+    t, q, _ = decompose(np.nan_to_num(m, nan=0.0, posinf=0.0, neginf=0.0))
+    r = quat_to_matrix(q)
+    out = np.eye(4)
+    out[:3, :3] = r.T
+    out[:3, 3] = -r.T @ np.asarray(t)
+    return out
+
+
 def _vec(value: Any, default: tuple[float, ...]) -> tuple[float, ...]:
     if isinstance(value, list) and len(value) == len(default):
         try:
-            return tuple(float(v) for v in value)
+            out = tuple(float(v) for v in value)
         except (TypeError, ValueError, OverflowError):
             return default
+        return out if all(math.isfinite(v) for v in out) else default  # NaN/∞ is malformed too
     return default
 
 
@@ -97,7 +118,9 @@ def local_matrix(node: dict[str, Any]) -> np.ndarray:
     matrix = node.get("matrix")
     if isinstance(matrix, list) and len(matrix) == 16:
         try:
-            return np.array(matrix, dtype=float).reshape(4, 4).T
+            m = np.array(matrix, dtype=float).reshape(4, 4).T
+            if np.isfinite(m).all():  # NaN/∞ (1e999 in the file) is malformed like a string: use TRS
+                return m
         except (TypeError, ValueError, OverflowError):  # OverflowError: an integer beyond double range
             pass
     t = _vec(node.get("translation"), (0.0, 0.0, 0.0))
@@ -108,7 +131,8 @@ def local_matrix(node: dict[str, Any]) -> np.ndarray:
 
 def world_matrices(gltf: dict[str, Any]) -> list[np.ndarray]:
     """World 4×4 of every node (parents before children; a cycle's nodes are treated as roots)."""
-    nodes = gltf.get("nodes") or []
+    nodes = gltf.get("nodes") if isinstance(gltf, dict) else None
+    nodes = nodes if isinstance(nodes, list) else []  # what parents() walks too: the two stay the same length
     parent_of = parents(gltf)
     local = [local_matrix(n if isinstance(n, dict) else {}) for n in nodes]
     world: list[np.ndarray | None] = [None] * len(nodes)

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..gltf.errors import GltfError
+
 
 class SimulationError(Exception):
     """The simulation cannot go on or cannot do what was asked; ``node`` names the node at fault, if any.
@@ -19,3 +24,33 @@ class SimulationError(Exception):
     def __str__(self) -> str:
         where = [self.pointer] if self.pointer else []
         return ": ".join([*where, self.message])
+
+
+_PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError, SimulationError)
+
+
+@contextmanager
+def engine_failures(time: float | None = None) -> Iterator[None]:
+    """Turn whatever an engine raises into a ``SimulationError``: one line, the cause chained.
+
+    Engines written in Rust panic with ``pyo3_runtime.PanicException``, which derives from
+    ``BaseException`` and so slips past ``except Exception``; their own errors (Rapier's
+    ``MeshConversionError``…) are ordinary exceptions. ``sim/checks.py`` refuses the inputs known to cause
+    them; this is the net under it, wrapped around building and stepping only.
+    """
+    try:
+        yield
+    except _PASS_THROUGH:
+        raise
+    except BaseException as exc:  # PanicException is a BaseException (see above)
+        if isinstance(exc, GltfError):
+            raise
+        when = "" if time is None else f" at t = {time:.6g} s"
+        raise SimulationError(f"the physics engine failed{when}: {type(exc).__name__}: "
+                              f"{first_line(str(exc))}") from exc
+
+
+def first_line(text: str, limit: int = 200) -> str:
+    """The first line of ``text``, cut to ``limit`` characters (error lines stay one short line)."""
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -21,8 +21,9 @@ import numpy as np
 
 from ..dialects import pointers
 from ..model import PhysicsScene
-from ..model.mass import MeshSource
-from .errors import SimulationError
+from ..model.mass import MeshSource, document_mesh_source
+from .checks import check_scene
+from .errors import SimulationError, engine_failures
 from .rapier.controllers import CONTROLLED, node_matrix, set_controlled
 from .rapier.world import RapierWorld
 from .recording import Recording
@@ -35,8 +36,14 @@ class World:
                  threads: int | None = None) -> None:
         self.scene = scene
         self.rate = float(rate)
-        self.engine = RapierWorld(scene, rate=rate, substeps=substeps, gravity=gravity, density=density,
-                                  mesh_source=mesh_source, threads=threads)
+        if mesh_source is None and scene.document is not None:
+            mesh_source = document_mesh_source(scene.document)  # read once: the checks and the engine share it
+        check_scene(scene, mesh_source)  # what no engine can build is refused here, naming the node
+        if gravity is not None and not all(math.isfinite(float(g)) for g in gravity):
+            raise SimulationError(f"gravity must be 3 finite numbers, got {tuple(gravity)}")
+        with engine_failures():
+            self.engine = RapierWorld(scene, rate=rate, substeps=substeps, gravity=gravity, density=density,
+                                      mesh_source=mesh_source, threads=threads)
         self.step_count = 0
         nodes = list(self.engine.moving_nodes)
         self.nodes = np.asarray(nodes, dtype=np.int64)
@@ -61,7 +68,8 @@ class World:
         return 1.0 / self.rate
 
     def step(self) -> None:
-        self.engine.step()
+        with engine_failures(self.time):
+            self.engine.step()
         self.step_count += 1
         if self.recording is not None:
             self.recording.append(self.time, self.engine.read_poses())
@@ -150,6 +158,17 @@ class World:
 
 
 def _node_name(scene: PhysicsScene, node: int) -> str:
-    nodes = scene.document.json.get("nodes", []) if scene.document is not None else []
+    nodes = scene.document.json.get("nodes") if scene.document is not None else None
+    nodes = nodes if isinstance(nodes, list) else []
     name = nodes[node].get("name") if 0 <= node < len(nodes) and isinstance(nodes[node], dict) else None
-    return name if isinstance(name, str) else ""
+    return text_safe(name) if isinstance(name, str) else ""
+
+
+def text_safe(text: str) -> str:
+    """``text`` writable as UTF-8: lone surrogates (JSON ``"\\ud800"`` parses to one) become U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        # surrogatepass lets a lone surrogate through UTF-16, whose decoder then replaces it (pairs rejoin)
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")

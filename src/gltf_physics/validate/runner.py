@@ -10,7 +10,7 @@ from ..dialects.base import ExtIndex, gc_paused
 from ..dialects.checks_base import PHYSICS_EXTENSIONS, Checker
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
-from . import core, semantic
+from . import core, runtime, semantic, writable
 from .report import Message, Report
 from .rules import Severity, severity_of
 
@@ -19,6 +19,7 @@ STRUCTURAL: tuple[tuple[str, Checker], ...] = (
     ("OMI physics", checks_omi.check),
     ("KHR physics", checks_khr.check),
     ("OMI gravity/seat/vehicle", checks_omi_extras.check),
+    ("JSON text", writable.check),  # last: the physics checks name their own values first
 )
 
 
@@ -101,6 +102,10 @@ def _validate(document: Document, uri: str | None) -> Report:
             semantic.check(scene, gltf, emit)
         except Exception as exc:
             emit("GLTF-READ", "", f"the semantic checks stopped early ({type(exc).__name__}: {exc})")
+        try:
+            runtime.check(scene, gltf, emit)
+        except Exception as exc:
+            emit("GLTF-READ", "", f"the runtime checks stopped early ({type(exc).__name__}: {exc})")
     return Report(uri=name, messages=emit.messages, info=info)
 
 
