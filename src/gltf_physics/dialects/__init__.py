@@ -8,7 +8,7 @@ into a copy of the document stripped of every physics extension it knows.
 from __future__ import annotations
 
 import copy
-from typing import Literal
+from typing import Any, Literal
 
 from ..gltf.document import Document
 from ..model import PhysicsScene
@@ -69,7 +69,7 @@ def _drop_emptied(out: dict, original: dict) -> None:
     """Containers the strip emptied and no writer refilled go, so that nothing non-physics changes: a node
     left with ``extensions: {}`` (or a document with ``extensionsUsed: []``) that had content before."""
     pairs = [(out, original)]
-    pairs += zip(out.get("nodes") or [], original.get("nodes") or [], strict=False)
+    pairs += zip(_list(out.get("nodes")), _list(original.get("nodes")), strict=False)
     for holder, before in pairs:
         was_empty = isinstance(before, dict) and before.get("extensions") == {}
         if isinstance(holder, dict) and holder.get("extensions") == {} and not was_empty:
@@ -77,6 +77,10 @@ def _drop_emptied(out: dict, original: dict) -> None:
     for key in ("extensionsUsed", "extensionsRequired"):
         if out.get(key) == [] and original.get(key) != []:
             del out[key]
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _strip(gltf: dict, names: tuple[str, ...]) -> None:

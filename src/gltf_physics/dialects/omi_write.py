@@ -189,10 +189,13 @@ class _Writer:
         """What the runtime computes for a KHR body without mass or centre of mass (DESIGN §3)."""
         doc = self.ctx.scene.document or Document(json=self.ctx.gltf)
         try:
-            return body_mass_properties(self.ctx.scene, body, DENSITY, document_mesh_source(doc),
-                                        world=self.world())
+            with np.errstate(all="ignore"):  # absurd sizes overflow: such a result is refused just below
+                mp = body_mass_properties(self.ctx.scene, body, DENSITY, document_mesh_source(doc),
+                                          world=self.world())
         except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
             return None
+        values = (mp.mass, *mp.center_of_mass, *mp.inertia_diagonal, *mp.inertia_orientation)
+        return mp if all(math.isfinite(v) for v in values) else None  # NaN/∞ cannot be written: no measurement
 
     def node_com(self, body: Body, computed: MassProperties) -> tuple[float, ...] | None:
         """The computed centre (body frame: the node's world pose without scale) in node space (OMI)."""
