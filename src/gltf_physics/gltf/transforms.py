@@ -32,24 +32,32 @@ def quat_to_matrix(q: Quat | np.ndarray) -> np.ndarray:
 
 
 def matrix_to_quat(m: np.ndarray) -> Quat:
-    """xyzw unit quaternion of a 3×3 rotation matrix (Shepperd's method), with w ≥ 0."""
-    m = np.asarray(m, dtype=float)
-    tr = m[0, 0] + m[1, 1] + m[2, 2]
+    """xyzw unit quaternion of a 3×3 rotation matrix (Shepperd's method), with w ≥ 0.
+
+    Plain float arithmetic on the nine entries: called per node and per joint, NumPy's per-call overhead on a
+    3×3 was most of the cost of reading a big document.
+    """
+    return _quat_of_rows(np.asarray(m, dtype=float)[:3, :3].tolist())
+
+
+def _quat_of_rows(rows: list[list[float]]) -> Quat:
+    (m00, m01, m02), (m10, m11, m12), (m20, m21, m22) = rows
+    tr = m00 + m11 + m22
     if tr > 0:
         s = math.sqrt(tr + 1.0) * 2
-        q = ((m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, 0.25 * s)
-    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
-        s = math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
-        q = (0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s, (m[2, 1] - m[1, 2]) / s)
-    elif m[1, 1] > m[2, 2]:
-        s = math.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
-        q = ((m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s, (m[0, 2] - m[2, 0]) / s)
+        q = ((m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, 0.25 * s)
+    elif m00 > m11 and m00 > m22:
+        s = math.sqrt(1.0 + m00 - m11 - m22) * 2
+        q = (0.25 * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s)
+    elif m11 > m22:
+        s = math.sqrt(1.0 + m11 - m00 - m22) * 2
+        q = ((m01 + m10) / s, 0.25 * s, (m12 + m21) / s, (m02 - m20) / s)
     else:
-        s = math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
-        q = ((m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s, (m[1, 0] - m[0, 1]) / s)
-    n = math.sqrt(sum(c * c for c in q))
+        s = math.sqrt(max(1.0 + m22 - m00 - m11, 0.0)) * 2 or math.nan  # NaN in, NaN out: never a ZeroDivision
+        q = ((m02 + m20) / s, (m12 + m21) / s, 0.25 * s, (m10 - m01) / s)
+    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
     sign = -1.0 if q[3] < 0 else 1.0
-    return tuple(float(sign * c / n) for c in q)  # type: ignore[return-value]
+    return (sign * q[0] / n, sign * q[1] / n, sign * q[2] / n, sign * q[3] / n) if n else (0.0, 0.0, 0.0, 1.0)
 
 
 def quat_multiply(a: Quat, b: Quat) -> Quat:
@@ -72,17 +80,20 @@ def trs_matrix(translation: Vec3 = (0, 0, 0), rotation: Quat = (0, 0, 0, 1),
 
 
 def decompose(m: np.ndarray) -> tuple[Vec3, Quat, Vec3]:
-    """Translation, rotation, scale of an affine 4×4 (a negative determinant flips the X scale)."""
-    t = tuple(float(v) for v in m[:3, 3])
-    basis = np.asarray(m[:3, :3], dtype=float)
-    with np.errstate(all="ignore"):  # an overflowing chain gives ∞/NaN parts: reported by the callers' checks
-        scale = np.linalg.norm(basis, axis=0)
-        negative = np.linalg.det(basis) < 0
-    if negative:
-        scale[0] = -scale[0]
-    safe = np.where(scale == 0, 1.0, scale)
-    q = matrix_to_quat(basis / safe)
-    return t, q, (float(scale[0]), float(scale[1]), float(scale[2]))  # type: ignore[return-value]
+    """Translation, rotation, scale of an affine 4×4 (a negative determinant flips the X scale).
+
+    Plain float arithmetic (see :func:`matrix_to_quat`); ∞/NaN parts give NaN, never an exception.
+    """
+    rows = np.asarray(m, dtype=float)[:3, :4].tolist()
+    t = (rows[0][3], rows[1][3], rows[2][3])
+    (a, b, c), (d, e, f), (g, h, i) = (r[:3] for r in rows)
+    sx, sy, sz = math.hypot(a, d, g), math.hypot(b, e, h), math.hypot(c, f, i)
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    if det < 0:
+        sx = -sx
+    ux, uy, uz = sx or 1.0, sy or 1.0, sz or 1.0
+    basis = [[a / ux, b / uy, c / uz], [d / ux, e / uy, f / uz], [g / ux, h / uy, i / uz]]
+    return t, _quat_of_rows(basis), (sx, sy, sz)
 
 
 def affine_inverse(m: np.ndarray) -> np.ndarray:
