@@ -27,11 +27,16 @@ LINE_LIMIT = 2000  # characters: a hostile file cannot turn an error line into m
 
 def fail(message: str) -> None:
     """Print one line on stderr (cut to ``LINE_LIMIT`` characters) and exit 2."""
+    sys.stderr.write(clipped(message) + "\n")
+    raise typer.Exit(2)
+
+
+def clipped(message: str) -> str:
+    """``message`` as one printable line of at most ``LINE_LIMIT`` characters."""
     line = message.replace("\r", " ").replace("\n", " ")
     if len(line) > LINE_LIMIT:
         line = line[: LINE_LIMIT - 1] + "…"
-    sys.stderr.write(line.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
-    raise typer.Exit(2)
+    return line.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate cannot reach stderr
 
 
 def clean_errors(func: F) -> F:

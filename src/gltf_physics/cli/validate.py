@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import fail
+from .common import clipped, fail
 
 
 def validate(
@@ -27,5 +27,9 @@ def validate(
         body: Any = reports[0].to_dict() if len(reports) == 1 else [r.to_dict() for r in reports]
         sys.stdout.write(json.dumps(body, indent=2) + "\n")
     else:
-        sys.stdout.write("".join(r.to_text().rstrip("\n") + "\n" for r in reports))
+        for r in reports:  # an unreadable file is an error of the command: its one line goes to stderr
+            if r.unreadable:
+                sys.stderr.write(clipped(r.to_text().split("\n", 1)[0]) + "\n")
+            else:
+                sys.stdout.write(r.to_text().rstrip("\n") + "\n")
     raise typer.Exit(max(r.exit_code(strict) for r in reports))
