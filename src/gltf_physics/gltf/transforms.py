@@ -42,6 +42,8 @@ def matrix_to_quat(m: np.ndarray) -> Quat:
 
 def _quat_of_rows(rows: list[list[float]]) -> Quat:
     (m00, m01, m02), (m10, m11, m12), (m20, m21, m22) = rows
+    if not any(rows[0]) and not any(rows[1]) and not any(rows[2]):
+        return (0.0, 0.0, 0.0, 1.0)  # all-zero scale: no rotation to recover, so none
     tr = m00 + m11 + m22
     if tr > 0:
         s = math.sqrt(tr + 1.0) * 2
