@@ -31,7 +31,13 @@ from ..gltf.hierarchy import parents
 from ..gltf.transforms import affine_inverse, world_matrices
 from ..model import Body, CombineMode, Motion, MotionType, Plane, Shape
 from ..model import Box as BoxShape
-from ..model.mass import MassProperties, body_frame, body_mass_properties, document_mesh_source
+from ..model.mass import (
+    MassProperties,
+    body_frame,
+    body_mass_properties,
+    colliders_by_body,
+    document_mesh_source,
+)
 from . import omi_joint, omi_shape
 from .base import WriteContext
 
@@ -69,6 +75,8 @@ class _Writer:
         self.parent_of: list[int | None] = parents(ctx.gltf)
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         self._world: list[np.ndarray] | None = None
+        self._by_body: dict[int | None, list[int]] | None = None  # collider indices per body, built once
+        self._meshes: Any = None  # one mesh reader (and its cache) for every body
         self.voting_modes = {
             key: any(getattr(m, key) not in (None, CombineMode.AVERAGE) for m in ctx.scene.materials)
             for key in ("friction_combine", "restitution_combine")
@@ -189,9 +197,12 @@ class _Writer:
         """What the runtime computes for a KHR body without mass or centre of mass (DESIGN §3)."""
         doc = self.ctx.scene.document or Document(json=self.ctx.gltf)
         try:
+            if self._by_body is None:  # a scan of every collider per body was quadratic on big scenes
+                self._by_body = colliders_by_body(self.ctx.scene)
+                self._meshes = document_mesh_source(doc)
             with np.errstate(all="ignore"):  # absurd sizes overflow: such a result is refused just below
-                mp = body_mass_properties(self.ctx.scene, body, DENSITY, document_mesh_source(doc),
-                                          world=self.world())
+                mp = body_mass_properties(self.ctx.scene, body, DENSITY, self._meshes, world=self.world(),
+                                          colliders=self._by_body.get(body.node, []))
         except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
             return None
         values = (mp.mass, *mp.center_of_mass, *mp.inertia_diagonal, *mp.inertia_orientation)
