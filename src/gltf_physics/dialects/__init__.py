@@ -7,13 +7,13 @@ into a copy of the document stripped of every physics extension it knows.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Literal
 
 from ..gltf.document import Document
+from ..gltf.jsontext import copy_json
 from ..model import PhysicsScene
 from . import khr_rigid_bodies, omi_body, omi_gravity, omi_seat, omi_vehicle
-from .base import ExtIndex, Loss, ReadContext, WriteContext, reading
+from .base import ExtIndex, Loss, ReadContext, WriteContext, gc_paused, reading
 
 # Every extension name the readers understand, so a writer can strip them before writing the target form.
 PHYSICS_EXTENSIONS: tuple[str, ...] = (
@@ -51,7 +51,13 @@ def read_scene(doc: Document, index: ExtIndex | None = None) -> PhysicsScene:
 
 
 def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
-    out = copy.deepcopy(doc.json)
+    with gc_paused():  # like reading: a big document's copy and edits make ~10^6 objects, none cyclic
+        return _write_scene(scene, doc, family)
+
+
+def _write_scene(scene: PhysicsScene, doc: Document,
+                 family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
+    out = copy_json(doc.json)
     _strip(out, PHYSICS_EXTENSIONS)
     ctx = WriteContext(gltf=out, scene=scene, family=family)
     if family == "omi":

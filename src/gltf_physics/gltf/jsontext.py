@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import json
 import math
+import pickle
 from collections.abc import Iterator
 from typing import Any
 
@@ -41,6 +42,19 @@ def parse(data: bytes, *, base_offset: int = 0) -> Any:
         raise GltfError("JSON nested too deeply", offset=base_offset) from None
     except ValueError as exc:  # an integer literal of more than 4300 digits (CPython's conversion limit)
         raise GltfError(f"invalid JSON: {clip(str(exc), 120)}", offset=base_offset) from None
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of parsed JSON (dicts, lists, scalars; NaN and lone surrogates kept), 3–4× faster than
+    ``copy.deepcopy`` on a big document: a pickle round trip in C, with the collector paused as in
+    :func:`parse` (it would sweep the ~10^6 new containers several times)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     finally:
         if enabled:
             gc.enable()

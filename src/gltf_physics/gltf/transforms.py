@@ -128,14 +128,9 @@ def _vec(value: Any, default: tuple[float, ...]) -> tuple[float, ...]:
 
 def local_matrix(node: dict[str, Any]) -> np.ndarray:
     """A node's local 4×4 from ``matrix`` or TRS; malformed values fall back to identity parts."""
-    matrix = node.get("matrix")
-    if isinstance(matrix, list) and len(matrix) == 16:
-        try:
-            m = np.array(matrix, dtype=float).reshape(4, 4).T
-            if np.isfinite(m).all():  # NaN/∞ (1e999 in the file) is malformed like a string: use TRS
-                return m
-        except (TypeError, ValueError, OverflowError):  # OverflowError: an integer beyond double range
-            pass
+    m = _matrix_of(node.get("matrix"))
+    if m is not None:
+        return m
     t = _vec(node.get("translation"), (0.0, 0.0, 0.0))
     r = _vec(node.get("rotation"), (0.0, 0.0, 0.0, 1.0))
     s = _vec(node.get("scale"), (1.0, 1.0, 1.0))
@@ -143,28 +138,123 @@ def local_matrix(node: dict[str, Any]) -> np.ndarray:
 
 
 def world_matrices(gltf: dict[str, Any]) -> list[np.ndarray]:
-    """World 4×4 of every node (parents before children; a cycle's nodes are treated as roots)."""
+    """World 4×4 of every node (parents before children; a cycle's nodes are treated as roots).
+
+    Vectorised: local matrices from stacked TRS arrays, then one batched product per hierarchy level, so a
+    300,000-node document costs a few NumPy calls per level instead of several per node. Each node's matrix
+    is its own slice of one (n, 4, 4) array.
+    """
     nodes = gltf.get("nodes") if isinstance(gltf, dict) else None
     nodes = nodes if isinstance(nodes, list) else []  # what parents() walks too: the two stay the same length
-    parent_of = parents(gltf)
-    local = [local_matrix(n if isinstance(n, dict) else {}) for n in nodes]
-    world: list[np.ndarray | None] = [None] * len(nodes)
+    n = len(nodes)
+    if n == 0:
+        return []
+    effective, depth = _composition_order(parents(gltf))
+    world = _local_matrices(nodes)
+    order = np.argsort(np.asarray(depth, dtype=np.int64), kind="stable")
+    bounds = np.searchsorted(np.asarray(depth, dtype=np.int64)[order], np.arange(1, max(depth) + 2))
+    eff = np.asarray([-1 if p is None else p for p in effective], dtype=np.int64)
+    with np.errstate(all="ignore"):  # a huge chain may overflow: callers check finiteness where it matters
+        for level in range(1, len(bounds)):
+            idx = order[bounds[level - 1]:bounds[level]]
+            if len(idx):
+                world[idx] = np.matmul(world[eff[idx]], world[idx])
+    return list(world)
 
-    def resolve(i: int) -> np.ndarray:
-        chain = []
+
+def _composition_order(parent_of: list[int | None]) -> tuple[list[int | None], list[int]]:
+    """(the parent each node's world matrix is composed with, its depth below a root).
+
+    The same walk as resolving node by node: from each unresolved node up to a resolved one, a root, or a
+    node already on the walk (a cycle: the walk's top is then treated as a root, as before).
+    """
+    n = len(parent_of)
+    effective: list[int | None] = [None] * n
+    depth = [0] * n
+    done = bytearray(n)
+    for i in range(n):
+        if done[i]:
+            continue
+        chain: list[int] = []
+        on_walk: set[int] = set()
         j: int | None = i
-        seen: set[int] = set()
-        while j is not None and world[j] is None and j not in seen:
-            seen.add(j)
+        while j is not None and not done[j] and j not in on_walk:
+            on_walk.add(j)
             chain.append(j)
             j = parent_of[j]
-        base = world[j] if j is not None and world[j] is not None else np.eye(4)
-        for k in reversed(chain):
-            base = base @ local[k]
-            world[k] = base
-        return world[i]  # type: ignore[return-value]
+        top = chain[-1]
+        above = parent_of[top]
+        if above is not None and done[above]:
+            effective[top], depth[top] = above, depth[above] + 1
+        for k in range(len(chain) - 2, -1, -1):
+            c = chain[k]
+            effective[c], depth[c] = chain[k + 1], depth[chain[k + 1]] + 1
+        for c in chain:
+            done[c] = 1
+    return effective, depth
 
-    return [resolve(i) for i in range(len(nodes))]
+
+def _local_matrices(nodes: list[Any]) -> np.ndarray:
+    """(n, 4, 4) local matrices: ``matrix`` when finite, else TRS (malformed parts ⇒ identity parts)."""
+    n = len(nodes)
+    t = np.zeros((n, 3))
+    q = np.zeros((n, 4))
+    q[:, 3] = 1.0
+    s = np.ones((n, 3))
+    given: list[tuple[int, np.ndarray]] = []
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            continue
+        if "matrix" in node:
+            m = _matrix_of(node["matrix"])
+            if m is not None:
+                given.append((i, m))
+                continue
+        if "translation" in node:
+            t[i] = _vec(node["translation"], (0.0, 0.0, 0.0))
+        if "rotation" in node:
+            q[i] = _vec(node["rotation"], (0.0, 0.0, 0.0, 1.0))
+        if "scale" in node:
+            s[i] = _vec(node["scale"], (1.0, 1.0, 1.0))
+    out = np.zeros((n, 4, 4))
+    out[:, :3, :3] = _quats_to_matrices(q) * s[:, None, :]
+    out[:, :3, 3] = t
+    out[:, 3, 3] = 1.0
+    for i, m in given:
+        out[i] = m
+    return out
+
+
+def _matrix_of(value: Any) -> np.ndarray | None:
+    if isinstance(value, list) and len(value) == 16:
+        try:
+            m = np.array(value, dtype=float).reshape(4, 4).T
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an integer beyond double range
+            return None
+        if np.isfinite(m).all():  # NaN/∞ (1e999 in the file) is malformed like a string: use TRS
+            return m
+    return None
+
+
+def _quats_to_matrices(q: np.ndarray) -> np.ndarray:
+    """:func:`quat_to_matrix` over (n, 4): the same formulas element by element (bit-identical results)."""
+    x, y, z, w = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    with np.errstate(all="ignore"):
+        norm = x * x + y * y + z * z + w * w
+        bad = (norm == 0.0) | ~np.isfinite(norm)
+        k = 2.0 / np.where(bad, 1.0, norm)
+        r = np.empty((len(q), 3, 3))
+        r[:, 0, 0] = 1 - k * (y * y + z * z)
+        r[:, 0, 1] = k * (x * y - z * w)
+        r[:, 0, 2] = k * (x * z + y * w)
+        r[:, 1, 0] = k * (x * y + z * w)
+        r[:, 1, 1] = 1 - k * (x * x + z * z)
+        r[:, 1, 2] = k * (y * z - x * w)
+        r[:, 2, 0] = k * (x * z - y * w)
+        r[:, 2, 1] = k * (y * z + x * w)
+        r[:, 2, 2] = 1 - k * (x * x + y * y)
+    r[bad] = np.eye(3)
+    return r
 
 
 def relative_pose(world_parent: np.ndarray | None, world_child: np.ndarray) -> tuple[Vec3, Quat]:

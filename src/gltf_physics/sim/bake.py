@@ -10,7 +10,6 @@ are rewritten as TRS (glTF animations cannot target matrix nodes). Everything is
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
@@ -18,6 +17,7 @@ import numpy as np
 from ..gltf.animation import add_node_animation
 from ..gltf.document import Document
 from ..gltf.hierarchy import nearest_marked, nearest_strict, parents
+from ..gltf.jsontext import copy_json
 from ..gltf.transforms import affine_inverse, decompose, world_matrices
 from ..model.mass import body_frame
 from .recording import Recording
@@ -27,7 +27,7 @@ ANIMATION_NAME = "simulation"
 
 def bake(recording: Recording, doc: Document, name: str = ANIMATION_NAME) -> Document:
     """A copy of ``doc`` with one LINEAR clip, a key per recorded frame, driving every recorded body node."""
-    out = Document(json=copy.deepcopy(doc.json), buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb)
+    out = Document(json=copy_json(doc.json), buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb)
     nodes = [int(n) for n in recording.nodes]
     if not nodes or recording.count == 0:
         return out
@@ -40,7 +40,7 @@ def bake(recording: Recording, doc: Document, name: str = ANIMATION_NAME) -> Doc
 
 def write_final_pose(world: Any, doc: Document) -> Document:
     """A copy of ``doc`` with every body node's local transform set to its current simulated pose."""
-    out = Document(json=copy.deepcopy(doc.json), buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb)
+    out = Document(json=copy_json(doc.json), buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb)
     nodes, t, q = world.poses()
     nodes = [int(n) for n in nodes]
     if not nodes:
