@@ -119,10 +119,12 @@ def affine_inverse(m: np.ndarray) -> np.ndarray:
 def _vec(value: Any, default: tuple[float, ...]) -> tuple[float, ...]:
     if isinstance(value, list) and len(value) == len(default):
         try:
-            out = tuple(float(v) for v in value)
+            out = tuple(map(float, value))
         except (TypeError, ValueError, OverflowError):
             return default
-        return out if all(math.isfinite(v) for v in out) else default  # NaN/∞ is malformed too
+        if math.isfinite(sum(out)) or all(math.isfinite(v) for v in out):  # one test on the common path
+            return out
+        return default  # NaN/∞ is malformed too
     return default
 
 
@@ -197,10 +199,7 @@ def _composition_order(parent_of: list[int | None]) -> tuple[list[int | None], l
 def _local_matrices(nodes: list[Any]) -> np.ndarray:
     """(n, 4, 4) local matrices: ``matrix`` when finite, else TRS (malformed parts ⇒ identity parts)."""
     n = len(nodes)
-    t = np.zeros((n, 3))
-    q = np.zeros((n, 4))
-    q[:, 3] = 1.0
-    s = np.ones((n, 3))
+    rows: dict[str, tuple[list[int], list[tuple[float, ...]]]] = {k: ([], []) for k in _TRS_DEFAULTS}
     given: list[tuple[int, np.ndarray]] = []
     for i, node in enumerate(nodes):
         if not isinstance(node, dict):
@@ -210,12 +209,18 @@ def _local_matrices(nodes: list[Any]) -> np.ndarray:
             if m is not None:
                 given.append((i, m))
                 continue
-        if "translation" in node:
-            t[i] = _vec(node["translation"], (0.0, 0.0, 0.0))
-        if "rotation" in node:
-            q[i] = _vec(node["rotation"], (0.0, 0.0, 0.0, 1.0))
-        if "scale" in node:
-            s[i] = _vec(node["scale"], (1.0, 1.0, 1.0))
+        for key, default in _TRS_DEFAULTS.items():
+            if key in node:
+                index, values = rows[key]
+                index.append(i)
+                values.append(_vec(node[key], default))
+    arrays = {}
+    for key, default in _TRS_DEFAULTS.items():  # one fancy-index assignment per part, not one per node
+        arrays[key] = np.tile(np.asarray(default, dtype=float), (n, 1))
+        index, values = rows[key]
+        if index:
+            arrays[key][index] = values
+    t, q, s = arrays["translation"], arrays["rotation"], arrays["scale"]
     out = np.zeros((n, 4, 4))
     out[:, :3, :3] = _quats_to_matrices(q) * s[:, None, :]
     out[:, :3, 3] = t
@@ -223,6 +228,10 @@ def _local_matrices(nodes: list[Any]) -> np.ndarray:
     for i, m in given:
         out[i] = m
     return out
+
+
+_TRS_DEFAULTS: dict[str, tuple[float, ...]] = {"translation": (0.0, 0.0, 0.0), "rotation": (0.0, 0.0, 0.0, 1.0),
+                                              "scale": (1.0, 1.0, 1.0)}
 
 
 def _matrix_of(value: Any) -> np.ndarray | None:
