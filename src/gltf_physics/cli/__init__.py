@@ -7,6 +7,8 @@ tracebacks of unexpected errors.
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from . import convert, info, simulate, validate, view
@@ -23,6 +25,10 @@ app.command()(view.view)
 
 def main() -> None:
     """Run the command line."""
+    for stream in (sys.stdout, sys.stderr):  # a lone surrogate in a name must print, not raise mid-output
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     app()
 
 
