@@ -108,20 +108,25 @@ class World:
         """Apply a glTF Object Model pointer (e.g. ``/nodes/3/extensions/KHR_physics_rigid_bodies/motion/
         linearVelocity``) now; joint drive and limit pointers go to the joint driver."""
         try:
-            target = pointers.resolve(pointer)
-            if target.kind == "motion":
-                self.engine.set_motion(target.index, target.field, value)
-            elif target.kind in ("joint_settings", "joint_node"):
-                self._set_joint(target, value)
-            elif target.kind in CONTROLLED:  # vehicles, wheels, thrusters, gravity volumes
-                set_controlled(self.engine, target.kind, target.index, target.field, value)
-            else:
-                raise SimulationError(f"{target.kind} properties are not simulated")
+            with engine_failures(self.time):  # a Rust panic on a hostile value: one SimulationError too
+                try:
+                    self._apply(pointer, value)
+                except (ValueError, KeyError, IndexError, TypeError) as e:
+                    raise SimulationError(str(e).strip("'\""), pointer=pointer) from None
         except SimulationError as e:
             e.pointer = pointer
             raise
-        except (ValueError, KeyError, IndexError, TypeError) as e:
-            raise SimulationError(str(e).strip("'\""), pointer=pointer) from None
+
+    def _apply(self, pointer: str, value: Any) -> None:
+        target = pointers.resolve(pointer)
+        if target.kind == "motion":
+            self.engine.set_motion(target.index, target.field, value)
+        elif target.kind in ("joint_settings", "joint_node"):
+            self._set_joint(target, value)
+        elif target.kind in CONTROLLED:  # vehicles, wheels, thrusters, gravity volumes
+            set_controlled(self.engine, target.kind, target.index, target.field, value)
+        else:
+            raise SimulationError(f"{target.kind} properties are not simulated")
 
     def _set_joint(self, target: pointers.Target, value: Any) -> None:
         driver = self.engine.joints
