@@ -227,3 +227,11 @@ def test_convert_with_unhashable_children_and_malformed_extensions_used() -> Non
     gltf = put(put(khr(), "/nodes/1/children", [{"x": 1}]), "/extensionsUsed", 3.5)  # TypeError once
     out, _ = write_scene(read_scene(as_doc(gltf)), Document(json=gltf), "omi")
     assert "OMI_physics_body" in out.json["extensionsUsed"]
+
+
+@pytest.mark.parametrize("family", ["omi", "khr"])
+def test_convert_when_a_joint_side_node_is_not_an_object(family: str) -> None:
+    # AttributeError in the joint writer's static anchor once: the node is read as empty, written as empty
+    gltf = put(khr(), "/nodes/5", 2.5)
+    out, _ = write_scene(read_scene(as_doc(gltf)), Document(json=gltf), family)  # type: ignore[arg-type]
+    assert all(isinstance(n, dict) or n == 2.5 for n in out.json["nodes"])

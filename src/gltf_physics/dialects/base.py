@@ -294,7 +294,7 @@ class WriteContext:
             used.append(extension)
 
     def set_node_ext(self, node: int, name: str, value: dict[str, Any]) -> None:
-        holder = self.gltf["nodes"][node]
+        holder = writable_node(self.gltf, node)
         if not isinstance(holder.get("extensions"), dict):  # malformed: the reader read it as none
             holder["extensions"] = {}
         holder["extensions"][name] = value
@@ -308,15 +308,33 @@ class WriteContext:
 
     def add_node(self, node: dict[str, Any], parent: int | None) -> int:
         """Append a node (as a child of ``parent``, or unparented) and return its index."""
-        nodes = self.gltf.setdefault("nodes", [])
+        nodes = writable(self.gltf, "nodes", list)
         nodes.append(node)
         i = len(nodes) - 1
         if parent is not None:
-            nodes[parent].setdefault("children", []).append(i)
+            writable(writable_node(self.gltf, parent), "children", list).append(i)
         return i
 
     def loss(self, code: str, pointer: str, message: str) -> None:
         self.losses.append(Loss(code, pointer, message))
+
+
+def writable(holder: dict[str, Any], key: str, kind: type) -> Any:
+    """``holder[key]`` to write into: created when absent, replaced when malformed (not a ``kind``) — the
+    readers read such a value as empty (with a note), and the output commits to that reading."""
+    value = holder.get(key)
+    if not isinstance(value, kind):
+        value = holder[key] = kind()
+    return value
+
+
+def writable_node(gltf: dict[str, Any], i: int) -> dict[str, Any]:
+    """Node ``i`` of the output to write into; a malformed entry (not an object) was read as an empty node,
+    and becomes one."""
+    nodes = writable(gltf, "nodes", list)
+    if not isinstance(nodes[i], dict):
+        nodes[i] = {}
+    return nodes[i]
 
 
 def frame_node(body_world: np.ndarray | None, frame: Pose) -> tuple[np.ndarray, np.ndarray]:

@@ -28,7 +28,7 @@ from ..model import (
     Shape,
     Trigger,
 )
-from .base import WriteContext, frame_node
+from .base import WriteContext, frame_node, writable
 from .joint_settings import settings_json, split_limits
 from .khr_joints import KHR
 from .khr_shapes import BODIES_EXT, IMPLICIT_SHAPES, shape_json
@@ -254,10 +254,11 @@ class _Writer:
         return index
 
     def _add_to_scene(self, node: int) -> None:
-        scenes = self.gltf.get("scenes") or []
+        scenes = self.gltf.get("scenes")
+        scenes = scenes if isinstance(scenes, list) else []
         default = self.gltf.get("scene", 0)
-        if isinstance(default, int) and 0 <= default < len(scenes):
-            scenes[default].setdefault("nodes", []).append(node)
+        if isinstance(default, int) and 0 <= default < len(scenes) and isinstance(scenes[default], dict):
+            writable(scenes[default], "nodes", list).append(node)
 
 
 def _mesh_geometry(key: str, index: Any, convex: bool) -> dict[str, Any]:
