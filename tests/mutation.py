@@ -33,3 +33,36 @@ def key_paths(value: Any, roots: tuple[str, ...], max_items: int,
         for i, v in enumerate(value[:max_items]):
             out += key_paths(v, roots, max_items, (*prefix, i))
     return out
+
+
+# ------------------------------------------------------------------ the crash classes of issue 11 §3
+# Each is a function (document, draw) → None editing the JSON in place; ``draw(strategy)`` is hypothesis'.
+
+LONE_SURROGATE = "name\udc80"  # what JSON "\udc80" parses to: no UTF-8 encoding exists
+HOSTILE_NUMBERS = [0.0, -1.0, -1e-9, 1e-30, 1e9, 1e30, 1e300, float("inf"), float("-inf"), float("nan"),
+                   10**400, 2**63]
+SHAPE_KEYS = {"radius", "radiusTop", "radiusBottom", "height", "size", "scale", "translation", "rotation",
+              "matrix", "mass", "linearVelocity", "angularVelocity", "inertiaDiagonal", "centerOfMass",
+              "gravityFactor", "min", "max", "stiffness", "damping", "maxForce", "linearAxes", "angularAxes",
+              "axis", "positionTarget", "velocityTarget"}
+ACCESSOR_KEYS = {"count", "byteOffset", "byteLength", "byteStride", "componentType", "type", "bufferView",
+                 "normalized", "indices", "POSITION", "mode"}
+
+
+def numeric_paths(gltf: Any, keys: set[str]) -> list[tuple[Any, ...]]:
+    """Key paths (anywhere in the document) whose last key is one of ``keys``."""
+    return [p for p in key_paths(gltf, tuple(gltf) if isinstance(gltf, dict) else (), 40)
+            if p and p[-1] in keys]
+
+
+def set_at(gltf: Any, path: tuple[Any, ...], value: Any) -> None:
+    holder = gltf
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = value
+
+
+def get_at(gltf: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        gltf = gltf[key]
+    return gltf

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gltf_physics.validate import Report, validate
-from mutation import base_documents, key_paths
+from mutation import LONE_SURROGATE, base_documents, key_paths
 from validate_docs import as_doc, gravity, joint1, joint2, khr, omi4, omi_collider, omi_old, vehicle
 
 PATH_ROOTS = ("extensions", "nodes", "meshes", "accessors", "extensionsUsed")  # the physics-relevant parts
@@ -25,7 +25,8 @@ def _bases() -> list[tuple[dict[str, Any], list[bytes]]]:
 
 
 BAD_VALUES = [None, True, "x", -1, 10**9, -(10**9), 1.5, math.nan, math.inf, -math.inf, 1e308, [], {}, [1, 2],
-              {"type": 3}, [math.nan] * 3, 2**63]
+              {"type": 3}, [math.nan] * 3, 2**63,
+              1e30, [1e30] * 3, [-1.0] * 3, LONE_SURROGATE]  # issue 11 §3: absurd and degenerate sizes, bad text
 
 
 

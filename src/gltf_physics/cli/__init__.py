@@ -39,6 +39,10 @@ def main(argv: list[str] | None = None) -> None:
     """Run the command line; a usage error (bad or missing option value) is one line on stderr, exit 2."""
     from .options import usage_line
 
+    for stream in (sys.stdout, sys.stderr):  # a lone surrogate in a name must print, not raise mid-output
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     args = sys.argv[1:] if argv is None else argv
     try:
         code = typer.main.get_command(app).main(args=args, prog_name="gltf-physics", standalone_mode=False)

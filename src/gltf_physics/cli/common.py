@@ -45,46 +45,76 @@ class UsageError(Exception):
     """A bad option value: reported like unreadable input (exit 2)."""
 
 
+LINE_LIMIT = 2000  # characters: a hostile file cannot turn an error line into megabytes of stderr
+
+
 def fail(message: str) -> None:
-    """Print one line on stderr and exit 2."""
-    sys.stderr.write(message.replace("\n", " ") + "\n")
+    """Print one line on stderr (cut to ``LINE_LIMIT`` characters) and exit 2."""
+    sys.stderr.write(clipped(message) + "\n")
     raise typer.Exit(2)
 
 
+def clipped(message: str) -> str:
+    """``message`` as one printable line of at most ``LINE_LIMIT`` characters."""
+    line = message.replace("\r", " ").replace("\n", " ")
+    if len(line) > LINE_LIMIT:
+        line = line[: LINE_LIMIT - 1] + "…"
+    return line.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate cannot reach stderr
+
+
 def clean_errors(func: F) -> F:
-    """Turn expected failures into one line on stderr and exit 2 (GLTF_PHYSICS_DEBUG=1 shows tracebacks)."""
+    """Turn expected failures into one line on stderr and exit 2 (GLTF_PHYSICS_DEBUG=1 shows tracebacks).
+
+    Lines about the run (simulation errors, bugs, engine panics) start with the input file's name. A Rust
+    panic (``pyo3_runtime.PanicException``) is a ``BaseException``, so the net here is ``BaseException``
+    minus the ways out a user or the interpreter asks for.
+    """
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (typer.Exit, typer.Abort):
+        except (typer.Exit, typer.Abort, KeyboardInterrupt, SystemExit, GeneratorExit):
             raise
-        except Exception as e:
-            _report(e)
+        except BaseException as e:
+            _report(e, kwargs)
     return wrapper  # type: ignore[return-value]
 
 
-def _report(e: Exception) -> None:
-    """One line on stderr for an expected failure, or for a bug unless GLTF_PHYSICS_DEBUG is set."""
-    if isinstance(e, _expected_errors()):
+def _report(e: BaseException, kwargs: dict[str, Any]) -> None:
+    """One line on stderr for an expected failure, or for a bug or engine panic unless GLTF_PHYSICS_DEBUG is set.
+
+    Lines about the run (simulation errors, bugs, engine panics) start with the input file's name. A Rust panic
+    (``pyo3_runtime.PanicException``) is a ``BaseException``, so the net is ``BaseException`` minus the ways out
+    a user or the interpreter asks for.
+    """
+    gltf_error, simulation_error = _loaded_error_types()
+    if isinstance(e, UsageError) or (gltf_error is not None and isinstance(e, gltf_error)):
         fail(str(e))
+    if simulation_error is not None and isinstance(e, simulation_error):
+        fail(_named(kwargs, str(e)))
     if isinstance(e, OSError):
         fail(f"{e.filename or ''}: {e.strerror or e}".lstrip(": "))
     if os.environ.get("GLTF_PHYSICS_DEBUG"):
         raise e
-    fail(f"internal error: {type(e).__name__}: {e}")  # a bug, not bad input: still one line unless debugging
+    first = str(e).strip().split("\n", 1)[0][:200]
+    fail(_named(kwargs, f"internal error: {type(e).__name__}: {first}"))
 
 
-def _expected_errors() -> tuple[type[Exception], ...]:
-    """UsageError, and the library's error types of the layers already loaded. Looked up rather than imported:
-    importing them would load numpy (gltf/) or the physics engine (sim/) into every command's start-up, and an
-    error type whose module was never imported cannot have been raised."""
-    found: list[type[Exception]] = [UsageError]
+def _loaded_error_types() -> tuple[type[BaseException] | None, type[BaseException] | None]:
+    """GltfError and SimulationError, if their layers are loaded. Looked up rather than imported: importing them
+    would load numpy (gltf/) or the physics engine (sim/) into every command's start-up, and an error type whose
+    module was never imported cannot have been raised."""
+    found: list[type[BaseException] | None] = []
     for module, name in (("gltf.errors", "GltfError"), ("sim.errors", "SimulationError")):
         loaded = sys.modules.get(f"{_PACKAGE}.{module}")
-        if loaded is not None:
-            found.append(getattr(loaded, name))
-    return tuple(found)
+        found.append(getattr(loaded, name) if loaded is not None else None)
+    return found[0], found[1]
 
 
 _PACKAGE = __name__.rsplit(".", 2)[0]  # "gltf_physics"
+
+
+def _named(kwargs: dict[str, Any], message: str) -> str:
+    """``IN: message`` when the command has an input file argument (``src`` or ``file``)."""
+    source = kwargs.get("src", kwargs.get("file"))
+    return f"{source}: {message}" if source is not None else message

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import fail
+from .common import clipped, fail
 
 SUFFIXES = (".gltf", ".glb")
 
@@ -43,12 +43,16 @@ def validate(
     else:
         lines = []
         for r in reports:
+            if r.unreadable:  # an unreadable file is an error of the command: its one line goes to stderr
+                sys.stderr.write(clipped(r.to_text().split("\n", 1)[0]) + "\n")
+                continue
             lines.append(r.to_text().rstrip("\n"))
-            if strict and not r.unreadable and not r.num_errors and r.num_warnings:
+            if strict and not r.num_errors and r.num_warnings:
                 lines.append(strict_failure(r.uri, r.num_warnings))
         if len(reports) > 1 or any(f.is_dir() for f in files):
             lines.append(validate_total(reports, strict))
-        sys.stdout.write("\n".join(lines) + "\n")
+        if lines:
+            sys.stdout.write("\n".join(lines) + "\n")
     raise typer.Exit(max(r.exit_code(strict) for r in reports))
 
 

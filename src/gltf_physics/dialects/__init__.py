@@ -7,13 +7,13 @@ into a copy of the document stripped of every physics extension it knows.
 
 from __future__ import annotations
 
-import copy
-from typing import Literal
+from typing import Any, Literal
 
 from ..gltf.document import Document
+from ..gltf.jsontext import copy_json
 from ..model import PhysicsScene
 from . import khr_rigid_bodies, omi_body, omi_gravity, omi_seat, omi_vehicle
-from .base import ExtIndex, Loss, ReadContext, WriteContext, reading
+from .base import ExtIndex, Loss, ReadContext, WriteContext, gc_paused, reading
 
 # Every extension name the readers understand, so a writer can strip them before writing the target form.
 PHYSICS_EXTENSIONS: tuple[str, ...] = (
@@ -57,7 +57,13 @@ def read_scene(doc: Document, index: ExtIndex | None = None) -> PhysicsScene:
 
 
 def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
-    out = copy.deepcopy(doc.json)
+    with gc_paused():  # like reading: a big document's copy and edits make ~10^6 objects, none cyclic
+        return _write_scene(scene, doc, family)
+
+
+def _write_scene(scene: PhysicsScene, doc: Document,
+                 family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
+    out = copy_json(doc.json)
     _strip(out, PHYSICS_EXTENSIONS)
     ctx = WriteContext(gltf=out, scene=scene, family=family)
     if family == "omi":
@@ -75,7 +81,7 @@ def _drop_emptied(out: dict, original: dict) -> None:
     """Containers the strip emptied and no writer refilled go, so that nothing non-physics changes: a node
     left with ``extensions: {}`` (or a document with ``extensionsUsed: []``) that had content before."""
     pairs = [(out, original)]
-    pairs += zip(out.get("nodes") or [], original.get("nodes") or [], strict=False)
+    pairs += zip(_list(out.get("nodes")), _list(original.get("nodes")), strict=False)
     for holder, before in pairs:
         was_empty = isinstance(before, dict) and before.get("extensions") == {}
         if isinstance(holder, dict) and holder.get("extensions") == {} and not was_empty:
@@ -85,12 +91,18 @@ def _drop_emptied(out: dict, original: dict) -> None:
             del out[key]
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _strip(gltf: dict, names: tuple[str, ...]) -> None:
-    for holder in [gltf, *(gltf.get("nodes") or [])]:
+    nodes = gltf.get("nodes")
+    for holder in [gltf, *(nodes if isinstance(nodes, list) else [])]:
         ext = holder.get("extensions") if isinstance(holder, dict) else None
         if isinstance(ext, dict):
             for name in names:
                 ext.pop(name, None)
     for key in ("extensionsUsed", "extensionsRequired"):
-        if key in gltf:
-            gltf[key] = [e for e in gltf[key] if e not in names]
+        if key in gltf:  # not an array: the reader read it as empty (GLTF-TYPE note), the output says so
+            listed = gltf[key] if isinstance(gltf[key], list) else []
+            gltf[key] = [e for e in listed if e not in names]

@@ -21,7 +21,7 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import ancestors, nearest_marked, parents
-from ..gltf.transforms import decompose, local_matrix, trs_matrix
+from ..gltf.transforms import affine_inverse, decompose, local_matrix, trs_matrix
 from ..model import PhysicsScene, Pose, ReadNote, Shape
 
 
@@ -288,28 +288,53 @@ class WriteContext:
 
     def use(self, extension: str) -> None:
         used = self.gltf.setdefault("extensionsUsed", [])
+        if not isinstance(used, list):  # malformed: read as empty (GLTF-TYPE note)
+            used = self.gltf["extensionsUsed"] = []
         if extension not in used:
             used.append(extension)
 
     def set_node_ext(self, node: int, name: str, value: dict[str, Any]) -> None:
-        self.gltf["nodes"][node].setdefault("extensions", {})[name] = value
+        holder = writable_node(self.gltf, node)
+        if not isinstance(holder.get("extensions"), dict):  # malformed: the reader read it as none
+            holder["extensions"] = {}
+        holder["extensions"][name] = value
         self.use(name)
 
     def set_doc_ext(self, name: str, value: dict[str, Any]) -> None:
-        self.gltf.setdefault("extensions", {})[name] = value
+        if not isinstance(self.gltf.get("extensions"), dict):
+            self.gltf["extensions"] = {}
+        self.gltf["extensions"][name] = value
         self.use(name)
 
     def add_node(self, node: dict[str, Any], parent: int | None) -> int:
         """Append a node (as a child of ``parent``, or unparented) and return its index."""
-        nodes = self.gltf.setdefault("nodes", [])
+        nodes = writable(self.gltf, "nodes", list)
         nodes.append(node)
         i = len(nodes) - 1
         if parent is not None:
-            nodes[parent].setdefault("children", []).append(i)
+            writable(writable_node(self.gltf, parent), "children", list).append(i)
         return i
 
     def loss(self, code: str, pointer: str, message: str) -> None:
         self.losses.append(Loss(code, pointer, message))
+
+
+def writable(holder: dict[str, Any], key: str, kind: type) -> Any:
+    """``holder[key]`` to write into: created when absent, replaced when malformed (not a ``kind``) — the
+    readers read such a value as empty (with a note), and the output commits to that reading."""
+    value = holder.get(key)
+    if not isinstance(value, kind):
+        value = holder[key] = kind()
+    return value
+
+
+def writable_node(gltf: dict[str, Any], i: int) -> dict[str, Any]:
+    """Node ``i`` of the output to write into; a malformed entry (not an object) was read as an empty node,
+    and becomes one."""
+    nodes = writable(gltf, "nodes", list)
+    if not isinstance(nodes[i], dict):
+        nodes[i] = {}
+    return nodes[i]
 
 
 def frame_node(body_world: np.ndarray | None, frame: Pose) -> tuple[np.ndarray, np.ndarray]:
@@ -319,7 +344,7 @@ def frame_node(body_world: np.ndarray | None, frame: Pose) -> tuple[np.ndarray, 
     if body_world is None:
         return pose, pose
     world = trs_matrix(*decompose(body_world)[:2]) @ pose
-    return np.linalg.inv(body_world) @ world, world
+    return affine_inverse(body_world) @ world, world
 
 
 def finite_or_omit(value: float) -> float | None:

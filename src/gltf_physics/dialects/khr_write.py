@@ -39,7 +39,7 @@ from ..model import (
     Trigger,
 )
 from . import portable_joints
-from .base import WriteContext, frame_node
+from .base import WriteContext, frame_node, writable
 from .combine_modes import explicit_modes, loss_message
 from .joint_settings import settings_json, split_limits
 from .khr_joints import KHR
@@ -68,6 +68,8 @@ class _Writer:
         self.joint_index: dict[tuple[Any, Any], int] = {}
         self.geometries = 0  # colliders and triggers written with a geometry
         self.moving = portable_joints.moving_bodies(ctx.scene)
+        self._statics: tuple[set[int], set[int | None]] | None = None
+        self._partners: tuple[set[int], set[int], dict[int | None, set[int]]] | None = None
 
     def run(self) -> None:
         s = self.scene
@@ -231,11 +233,11 @@ class _Writer:
         is not exactly the static body's colliders (and enableCollision is false, so it matters)."""
         if j.enable_collision:
             return
-        static = {b.node for b in self.scene.bodies if b.motion.type is MotionType.STATIC}
+        static, shaped = self._static_sets()
         n_file = len(self.world)
         own_nodes = j.connected_node is not None and 0 <= j.node < n_file and 0 <= j.connected_node < n_file
         for body, node in ((j.body_a, j.node), (j.body_b, j.connected_node)):
-            if body not in static or not any(c.body == body for c in self.scene.colliders):
+            if body not in static or body not in shaped:
                 continue
             side = node if own_nodes else body  # else a new leaf under the body: the same walk
             if not self._partner_kept(body, side, static):  # type: ignore[arg-type]
@@ -243,17 +245,34 @@ class _Writer:
                               "world, and the no-motion colliders paired with that side are not exactly the "
                               "body's, so the jointed-pair collision exclusion changes")
 
+    def _static_sets(self) -> tuple[set[int], set[int | None]]:
+        """(static body nodes, body nodes that carry a collider), built once per write, not once per joint."""
+        if self._statics is None:
+            static = {b.node for b in self.scene.bodies if b.motion.type is MotionType.STATIC}
+            self._statics = static, {c.body for c in self.scene.colliders}
+        return self._statics
+
     def _partner_kept(self, body: int, side: int, static: set[int]) -> bool:
         """Whether the static partner of a joint side at ``side`` in the KHR output is ``body``'s colliders."""
-        no_motion = {c.node for c in self.scene.colliders if c.body is None or c.body in static}
-        covered = set(no_motion)
-        for c in no_motion:
-            covered.update(ancestors(self.parent_of, c))
+        if self._partners is None:  # the no-motion collider nodes and every node above one: once per write
+            no_motion = {c.node for c in self.scene.colliders if c.body is None or c.body in static}
+            covered, walked = set(no_motion), set()
+            for c in no_motion:
+                for a in ancestors(self.parent_of, c):
+                    if a in walked:
+                        break  # this chain was walked from here up already
+                    walked.add(a)
+                    covered.add(a)
+            own: dict[int | None, set[int]] = {}
+            for c in self.scene.colliders:
+                own.setdefault(c.body, set()).add(c.node)
+            self._partners = no_motion, covered, own
+        no_motion, covered, own = self._partners
         group = next((a for a in (side, *ancestors(self.parent_of, side)) if a in covered), None)
         if group is None:
             return False
         subtree = {group, *descendants(self.gltf, group)}
-        return no_motion & subtree == {c.node for c in self.scene.colliders if c.body == body}
+        return no_motion & subtree == own.get(body, set())
 
     def _attach(self, body: int | None, pose: Pose, name: str) -> int:
         """A new node whose world pose is ``pose`` in ``body``'s rigid frame: local = world(B)⁻¹·frame."""
@@ -268,10 +287,11 @@ class _Writer:
         return index
 
     def _add_to_scene(self, node: int) -> None:
-        scenes = self.gltf.get("scenes") or []
+        scenes = self.gltf.get("scenes")
+        scenes = scenes if isinstance(scenes, list) else []
         default = self.gltf.get("scene", 0)
-        if isinstance(default, int) and 0 <= default < len(scenes):
-            scenes[default].setdefault("nodes", []).append(node)
+        if isinstance(default, int) and 0 <= default < len(scenes) and isinstance(scenes[default], dict):
+            writable(scenes[default], "nodes", list).append(node)
 
 
 def _mesh_geometry(key: str, index: Any, convex: bool) -> dict[str, Any]:

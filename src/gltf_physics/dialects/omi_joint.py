@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from ..gltf.hierarchy import parents
 from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
 from ..model import Joint, JointLimit, MotionType, Pose
 from . import portable_joints
-from .base import ExtIndex, ReadContext, WriteContext, array, frame_node, num
+from .base import ExtIndex, ReadContext, WriteContext, array, frame_node, num, writable, writable_node
 from .joint_settings import Family, JointSettings, axes, read_settings, settings_json, split_limits
 
 JOINT_EXT = "OMI_physics_joint"
@@ -201,10 +202,8 @@ class _Placer:
     def __init__(self, ctx: WriteContext) -> None:
         self.ctx = ctx
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
-        self.parents: dict[int, int] = {}
-        for i, n in enumerate(ctx.gltf.get("nodes") or []):
-            for c in n.get("children") or [] if isinstance(n, dict) else []:
-                self.parents.setdefault(c, i)
+        # the checked hierarchy (bad or unhashable child entries skipped, first parent wins, no self-parent)
+        self.parents: dict[int, int] = {c: p for c, p in enumerate(parents(ctx.gltf)) if p is not None}
         self.world = world_matrices(ctx.gltf)
         self.taken: set[int] = set()
 
@@ -286,7 +285,7 @@ def write(ctx: WriteContext) -> None:
 def _anchor_static(ctx: WriteContext, placer: _Placer, node: int, pointer: str) -> None:
     """JOINT-3: OMI's connectedNode must lie under a motion. A world-anchored side (KHR joints to static
     colliders, which have no motion) gets a static motion on the connected node: the same immovable anchor."""
-    ext = ctx.gltf["nodes"][node].setdefault("extensions", {}).setdefault(BODY_EXT, {})
+    ext = writable(writable(writable_node(ctx.gltf, node), "extensions", dict), BODY_EXT, dict)
     ctx.use(BODY_EXT)
     if "motion" not in ext:
         ext["motion"] = {"type": "static"}
@@ -341,9 +340,10 @@ def swapped(ctx: WriteContext, j: Joint) -> Joint:
 
 
 def add_root(gltf: dict[str, Any], node: int) -> None:
-    scenes = gltf.setdefault("scenes", [])
+    scenes = writable(gltf, "scenes", list)
     if not scenes:
         scenes.append({"nodes": []})
     default = gltf.get("scene")
     scene = scenes[default] if isinstance(default, int) and 0 <= default < len(scenes) else scenes[0]
-    scene.setdefault("nodes", []).append(node)
+    if isinstance(scene, dict):
+        writable(scene, "nodes", list).append(node)

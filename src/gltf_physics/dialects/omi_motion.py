@@ -107,7 +107,10 @@ def inertia_from_tensor(tensor: Any) -> tuple[Vec3, Quat] | None:
     m = np.asarray([to_float(v) for v in tensor]).reshape(3, 3)
     if not np.any(m) or not np.isfinite(m).all():  # NaN/∞ has no eigen-decomposition (LinAlgError)
         return None
-    values, vectors = np.linalg.eigh((m + m.T) / 2.0)  # asymmetric input ⇒ symmetrized (BT-2)
+    scale = float(np.abs(m).max())
+    unit = m / scale  # entries ≤ 1: symmetrizing cannot overflow near the float maximum (1e308 → ∞ → LinAlgError)
+    values, vectors = np.linalg.eigh((unit + unit.T) / 2.0)  # asymmetric input ⇒ symmetrized (BT-2)
+    values = values * scale
     order = max(
         itertools.permutations(range(3)),
         key=lambda p: round(sum(abs(vectors[i, p[i]]) for i in range(3)), 12),

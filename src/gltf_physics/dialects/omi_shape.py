@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from ..model import Box, Capsule, Cylinder, MeshShape, Plane, Shape, Sphere
-from .base import ReadContext, WriteContext, doc_ext, index, num, vec
+from .base import ReadContext, WriteContext, doc_ext, index, num, vec, writable
 
 SHAPE_EXT = "OMI_physics_shape"
 
@@ -210,7 +210,8 @@ def add_shape(ctx: WriteContext, shape: Shape) -> int | None:
     key = json.dumps(data, sort_keys=True)
     cache: dict[str, int] = vars(ctx).setdefault("_omi_shape_index", {})  # per-output dedup table
     if key not in cache:
-        holder = ctx.gltf.setdefault("extensions", {}).setdefault(SHAPE_EXT, {"shapes": []})
+        holder = writable(writable(ctx.gltf, "extensions", dict), SHAPE_EXT, dict)
+        writable(holder, "shapes", list)
         holder["shapes"].append(data)
         cache[key] = len(holder["shapes"]) - 1
         ctx.use(SHAPE_EXT)

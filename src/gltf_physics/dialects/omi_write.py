@@ -32,10 +32,16 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import parents
-from ..gltf.transforms import world_matrices
+from ..gltf.transforms import affine_inverse, world_matrices
 from ..model import Body, Motion, MotionType, Plane, Shape
 from ..model import Box as BoxShape
-from ..model.mass import MassProperties, body_frame, body_mass_properties, document_mesh_source
+from ..model.mass import (
+    MassProperties,
+    body_frame,
+    body_mass_properties,
+    colliders_by_body,
+    document_mesh_source,
+)
 from . import omi_joint, omi_shape
 from .base import WriteContext
 from .combine_modes import explicit_modes, loss_message
@@ -76,6 +82,8 @@ class _Writer:
         self.parent_of: list[int | None] = parents(ctx.gltf)
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         self._world: list[np.ndarray] | None = None
+        self._by_body: dict[int | None, list[int]] | None = None  # collider indices per body, built once
+        self._meshes: Any = None  # one mesh reader (and its cache) for every body
 
     def ext(self, node: int) -> dict[str, Any]:
         return self.exts.setdefault(node, {})
@@ -186,16 +194,22 @@ class _Writer:
         """What the runtime computes for a KHR body without mass or centre of mass (DESIGN §3)."""
         doc = self.ctx.scene.document or Document(json=self.ctx.gltf)
         try:
-            return body_mass_properties(self.ctx.scene, body, DENSITY, document_mesh_source(doc),
-                                        world=self.world())
+            if self._by_body is None:  # a scan of every collider per body was quadratic on big scenes
+                self._by_body = colliders_by_body(self.ctx.scene)
+                self._meshes = document_mesh_source(doc)
+            with np.errstate(all="ignore"):  # absurd sizes overflow: such a result is refused just below
+                mp = body_mass_properties(self.ctx.scene, body, DENSITY, self._meshes, world=self.world(),
+                                          colliders=self._by_body.get(body.node, []))
         except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
             return None
+        values = (mp.mass, *mp.center_of_mass, *mp.inertia_diagonal, *mp.inertia_orientation)
+        return mp if all(math.isfinite(v) for v in values) else None  # NaN/∞ cannot be written: no measurement
 
     def node_com(self, body: Body, computed: MassProperties) -> tuple[float, ...] | None:
         """The computed centre (body frame: the node's world pose without scale) in node space (OMI)."""
         node_world = self.world()[body.node]
         point = body_frame(node_world) @ np.array([*computed.center_of_mass, 1.0])
-        local = np.linalg.solve(node_world, point)[:3]
+        local = (affine_inverse(node_world) @ point)[:3]
         return tuple(0.0 if abs(c) <= _TINY else float(c) for c in local)
 
     def inertia(self, body: Body, m: Motion) -> list[float]:

@@ -13,8 +13,13 @@ from typing import Any
 from .errors import GltfError
 from .layout import COMPONENT_DTYPES, INDEX_COMPONENT_TYPES, TYPE_COMPONENTS, element_size, is_int
 
-# An accessor without bufferView is materialised as zeros: cap what such a declaration may allocate.
+# An accessor without bufferView is materialised as zeros, so a 1 KB file can declare gigabytes. What it may
+# allocate is budgeted by the *expanded* arrays, not the declared bytes: every component can become a float64
+# (normalized integers are, and mesh readers widen positions), so 8 bytes per component, per accessor and
+# summed over the document.
 MAX_UNBACKED_ACCESSOR_BYTES = 1 << 28
+MAX_UNBACKED_TOTAL_BYTES = 1 << 30
+EXPANDED_COMPONENT_BYTES = 8
 
 
 # glTF 2.0 top-level properties that are arrays: every reader may iterate them without re-checking.
@@ -102,12 +107,17 @@ def check_view(views: list[Any], i: int, buffer_lengths: list[int]) -> int:
 
 def check_accessors(gltf: dict[str, Any], view_lengths: list[int]) -> None:
     views = array(gltf, "bufferViews")
+    total = 0
     for i, acc in enumerate(array(gltf, "accessors")):
-        check_accessor(acc, f"/accessors/{i}", views, view_lengths.__getitem__)
+        total += check_accessor(acc, f"/accessors/{i}", views, view_lengths.__getitem__)
+        if total > MAX_UNBACKED_TOTAL_BYTES:
+            raise GltfError(f"accessors without bufferView would expand to more than {MAX_UNBACKED_TOTAL_BYTES} "
+                            "bytes of zeros in all", pointer=f"/accessors/{i}/count")
 
 
-def check_accessor(acc: Any, pointer: str, views: list[Any], view_length: Callable[[int], int]) -> None:
-    """Every byte the accessor at ``pointer`` reads (dense and sparse) lies inside its bufferViews.
+def check_accessor(acc: Any, pointer: str, views: list[Any], view_length: Callable[[int], int]) -> int:
+    """Every byte the accessor at ``pointer`` reads (dense and sparse) lies inside its bufferViews; returns
+    the bytes its zeros expand to when it has no bufferView (0 otherwise).
 
     ``view_length(v)`` is bufferView ``v``'s checked byteLength (``views`` are already known to be objects
     when it returns).
@@ -128,12 +138,14 @@ def check_accessor(acc: Any, pointer: str, views: list[Any], view_length: Callab
         if end > length:
             raise GltfError(f"{count} elements from byte {offset} need {end} bytes, bufferView {v} has "
                             f"{length}", pointer=pointer)
-    elif count * size > MAX_UNBACKED_ACCESSOR_BYTES:
-        raise GltfError(f"accessor without bufferView declares {count} elements ({count * size} bytes of "
-                        f"zeros, limit {MAX_UNBACKED_ACCESSOR_BYTES})", pointer=f"{pointer}/count")
+    expanded = 0 if "bufferView" in acc else count * TYPE_COMPONENTS[type_] * EXPANDED_COMPONENT_BYTES
+    if expanded > MAX_UNBACKED_ACCESSOR_BYTES:
+        raise GltfError(f"accessor without bufferView declares {count} elements ({expanded} bytes once "
+                        f"expanded, limit {MAX_UNBACKED_ACCESSOR_BYTES})", pointer=f"{pointer}/count")
     if "sparse" in acc:
         sparse = obj(acc["sparse"], f"{pointer}/sparse")
         _check_sparse(sparse, f"{pointer}/sparse", count, size, views, view_length)
+    return expanded
 
 
 def component_and_type(acc: dict[str, Any], pointer: str) -> tuple[int, str]:

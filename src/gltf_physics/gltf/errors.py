@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+MESSAGE_LIMIT = 1000  # characters: a hostile value quoted in a message must not make it megabytes long
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters, with "…" where it was cut (for file names and uris in messages)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class GltfError(Exception):
     """Unreadable or unsafe input.
@@ -12,6 +19,7 @@ class GltfError(Exception):
 
     def __init__(self, message: str, *, file: str | None = None, pointer: str | None = None,
                  offset: int | None = None) -> None:
+        message = clip(message, MESSAGE_LIMIT)
         super().__init__(message)
         self.message = message
         self.file = file

@@ -28,7 +28,7 @@ from urllib.parse import quote, unquote
 
 from . import bounds, glb, jsontext, uris
 from .document import Document
-from .errors import GltfError
+from .errors import GltfError, clip
 from .files import Output, write_all
 
 PathLike = str | os.PathLike[str]
@@ -131,13 +131,13 @@ def _read_file(file: Path, length: int, pointer: str) -> bytes:
     try:
         size = file.stat().st_size
         if size < length:  # before reading: a hostile byteLength never allocates
-            raise GltfError(f"file {file.name} has {size} bytes, byteLength says {length}",
+            raise GltfError(f"file {clip(file.name)} has {size} bytes, byteLength says {length}",
                             pointer=pointer.rsplit("/", 1)[0] + "/byteLength")
         return file.read_bytes()
     except FileNotFoundError:
-        raise GltfError(f"file not found: {file.name}", pointer=pointer) from None
+        raise GltfError(f"file not found: {clip(file.name)}", pointer=pointer) from None
     except OSError as exc:
-        raise GltfError(f"cannot read {file.name}: {exc.strerror or exc}", pointer=pointer) from None
+        raise GltfError(f"cannot read {clip(file.name)}: {exc.strerror or exc}", pointer=pointer) from None
 
 
 # ---------------------------------------------------------------- save
@@ -228,7 +228,7 @@ class _Plan:
         for pointer, uri in _file_uris(self.doc.json):
             source = uris.resolve(src_dir, uri, pointer)
             if not source.is_file():
-                raise GltfError(f"file to copy not found: {source.name}", pointer=pointer)
+                raise GltfError(f"file to copy not found: {clip(source.name)}", pointer=pointer)
             name = self._side_name(uri, Path(unquote(uri)).suffix or ".bin", pointer)
             self._add(Output(uris.resolve(self.out.parent, name, pointer), copy_from=source), pointer)
             if name != uri:

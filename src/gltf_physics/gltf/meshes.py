@@ -15,7 +15,7 @@ import numpy as np
 from . import bounds
 from .accessors import read_accessor
 from .document import Document
-from .errors import GltfError
+from .errors import GltfError, clip
 from .hierarchy import ancestors, parents
 from .layout import is_int
 from .transforms import local_matrix
@@ -25,9 +25,11 @@ TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = 4, 5, 6
 
 def mesh_triangles(doc: Document, mesh_index: int) -> tuple[np.ndarray, np.ndarray]:
     """Vertices (V, 3) float64 and triangles (T, 3) int64 of a mesh's triangle primitives, concatenated."""
-    pointer = f"/meshes/{mesh_index}"
     meshes = bounds.array(doc.json, "meshes")
-    if not is_int(mesh_index) or not 0 <= mesh_index < len(meshes):
+    if not is_int(mesh_index):  # never "/meshes/None" in a message
+        raise GltfError(f"a mesh index is needed, got {clip(repr(mesh_index))}", pointer="/meshes")
+    pointer = f"/meshes/{mesh_index}"
+    if not 0 <= mesh_index < len(meshes):
         raise GltfError(f"no mesh {mesh_index} (there are {len(meshes)})", pointer=pointer)
     primitives = bounds.obj(meshes[mesh_index], pointer).get("primitives")
     if not isinstance(primitives, list):
@@ -55,7 +57,8 @@ def _primitive(doc: Document, primitive: dict[str, Any],
         return None
     if not isinstance(attributes, dict) or "POSITION" not in attributes:
         return None
-    if "KHR_draco_mesh_compression" in (primitive.get("extensions") or {}):
+    extensions = primitive.get("extensions")
+    if isinstance(extensions, dict) and "KHR_draco_mesh_compression" in extensions:
         raise GltfError("Draco-compressed primitives are not supported", pointer=f"{pointer}/extensions")
     positions = read_accessor(doc, _ref(attributes, "POSITION", f"{pointer}/attributes"))
     if positions.ndim != 2 or positions.shape[1] != 3:
@@ -104,7 +107,9 @@ def node_triangles(doc: Document, node: int, *, descendants: bool = True,
     (negative determinant) gets its triangles' winding swapped, so faces keep their outward side.
     """
     nodes = bounds.array(doc.json, "nodes")
-    if not is_int(node) or not 0 <= node < len(nodes):
+    if not is_int(node):  # e.g. a mesh shape that names neither a mesh nor a node
+        raise GltfError(f"a node index is needed, got {clip(repr(node))}", pointer="/nodes")
+    if not 0 <= node < len(nodes):
         raise GltfError(f"no node {node} (there are {len(nodes)})", pointer=f"/nodes/{node}")
     base = _world_of(doc.json, nodes, node) if space == "world" else np.eye(4)
     all_vertices, all_triangles, offset = [], [], 0

@@ -32,24 +32,34 @@ def quat_to_matrix(q: Quat | np.ndarray) -> np.ndarray:
 
 
 def matrix_to_quat(m: np.ndarray) -> Quat:
-    """xyzw unit quaternion of a 3×3 rotation matrix (Shepperd's method), with w ≥ 0."""
-    m = np.asarray(m, dtype=float)
-    tr = m[0, 0] + m[1, 1] + m[2, 2]
+    """xyzw unit quaternion of a 3×3 rotation matrix (Shepperd's method), with w ≥ 0.
+
+    Plain float arithmetic on the nine entries: called per node and per joint, NumPy's per-call overhead on a
+    3×3 was most of the cost of reading a big document.
+    """
+    return _quat_of_rows(np.asarray(m, dtype=float)[:3, :3].tolist())
+
+
+def _quat_of_rows(rows: list[list[float]]) -> Quat:
+    (m00, m01, m02), (m10, m11, m12), (m20, m21, m22) = rows
+    if not any(rows[0]) and not any(rows[1]) and not any(rows[2]):
+        return (0.0, 0.0, 0.0, 1.0)  # all-zero scale: no rotation to recover, so none
+    tr = m00 + m11 + m22
     if tr > 0:
         s = math.sqrt(tr + 1.0) * 2
-        q = ((m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, 0.25 * s)
-    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
-        s = math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
-        q = (0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s, (m[2, 1] - m[1, 2]) / s)
-    elif m[1, 1] > m[2, 2]:
-        s = math.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
-        q = ((m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s, (m[0, 2] - m[2, 0]) / s)
+        q = ((m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, 0.25 * s)
+    elif m00 > m11 and m00 > m22:
+        s = math.sqrt(1.0 + m00 - m11 - m22) * 2
+        q = (0.25 * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s)
+    elif m11 > m22:
+        s = math.sqrt(1.0 + m11 - m00 - m22) * 2
+        q = ((m01 + m10) / s, 0.25 * s, (m12 + m21) / s, (m02 - m20) / s)
     else:
-        s = math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
-        q = ((m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s, (m[1, 0] - m[0, 1]) / s)
-    n = math.sqrt(sum(c * c for c in q))
+        s = math.sqrt(max(1.0 + m22 - m00 - m11, 0.0)) * 2 or math.nan  # NaN in, NaN out: never a ZeroDivision
+        q = ((m02 + m20) / s, (m12 + m21) / s, 0.25 * s, (m10 - m01) / s)
+    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
     sign = -1.0 if q[3] < 0 else 1.0
-    return tuple(float(sign * c / n) for c in q)  # type: ignore[return-value]
+    return (sign * q[0] / n, sign * q[1] / n, sign * q[2] / n, sign * q[3] / n) if n else (0.0, 0.0, 0.0, 1.0)
 
 
 def quat_multiply(a: Quat, b: Quat) -> Quat:
@@ -72,34 +82,57 @@ def trs_matrix(translation: Vec3 = (0, 0, 0), rotation: Quat = (0, 0, 0, 1),
 
 
 def decompose(m: np.ndarray) -> tuple[Vec3, Quat, Vec3]:
-    """Translation, rotation, scale of an affine 4×4 (a negative determinant flips the X scale)."""
-    t = tuple(float(v) for v in m[:3, 3])
-    basis = np.asarray(m[:3, :3], dtype=float)
-    scale = np.linalg.norm(basis, axis=0)
-    if np.linalg.det(basis) < 0:
-        scale[0] = -scale[0]
-    safe = np.where(scale == 0, 1.0, scale)
-    q = matrix_to_quat(basis / safe)
-    return t, q, (float(scale[0]), float(scale[1]), float(scale[2]))  # type: ignore[return-value]
+    """Translation, rotation, scale of an affine 4×4 (a negative determinant flips the X scale).
+
+    Plain float arithmetic (see :func:`matrix_to_quat`); ∞/NaN parts give NaN, never an exception.
+    """
+    rows = np.asarray(m, dtype=float)[:3, :4].tolist()
+    t = (rows[0][3], rows[1][3], rows[2][3])
+    (a, b, c), (d, e, f), (g, h, i) = (r[:3] for r in rows)
+    sx, sy, sz = math.hypot(a, d, g), math.hypot(b, e, h), math.hypot(c, f, i)
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    if det < 0:
+        sx = -sx
+    ux, uy, uz = sx or 1.0, sy or 1.0, sz or 1.0
+    basis = [[a / ux, b / uy, c / uz], [d / ux, e / uy, f / uz], [g / ux, h / uy, i / uz]]
+    return t, _quat_of_rows(basis), (sx, sy, sz)
+
+
+def affine_inverse(m: np.ndarray) -> np.ndarray:
+    """Inverse of an affine 4×4, total: a singular one (a zero scale on the way) or a non-finite one
+    inverts only its rigid part (translation and rotation, NaN/∞ read as 0), so callers never see
+    ``LinAlgError`` and never get NaN back."""
+    m = np.asarray(m, dtype=float)
+    with np.errstate(all="ignore"):
+        if np.isfinite(m).all() and abs(float(np.linalg.det(m[:3, :3]))) > 1e-300:
+            inv = np.linalg.inv(m)
+            if np.isfinite(inv).all():
+                return inv
+    t, q, _ = decompose(np.nan_to_num(m, nan=0.0, posinf=0.0, neginf=0.0))
+    r = quat_to_matrix(q)
+    out = np.eye(4)
+    out[:3, :3] = r.T
+    out[:3, 3] = -r.T @ np.asarray(t)
+    return out
 
 
 def _vec(value: Any, default: tuple[float, ...]) -> tuple[float, ...]:
     if isinstance(value, list) and len(value) == len(default):
         try:
-            return tuple(float(v) for v in value)
+            out = tuple(map(float, value))
         except (TypeError, ValueError, OverflowError):
             return default
+        if math.isfinite(sum(out)) or all(math.isfinite(v) for v in out):  # one test on the common path
+            return out
+        return default  # NaN/∞ is malformed too
     return default
 
 
 def local_matrix(node: dict[str, Any]) -> np.ndarray:
     """A node's local 4×4 from ``matrix`` or TRS; malformed values fall back to identity parts."""
-    matrix = node.get("matrix")
-    if isinstance(matrix, list) and len(matrix) == 16:
-        try:
-            return np.array(matrix, dtype=float).reshape(4, 4).T
-        except (TypeError, ValueError, OverflowError):  # OverflowError: an integer beyond double range
-            pass
+    m = _matrix_of(node.get("matrix"))
+    if m is not None:
+        return m
     t = _vec(node.get("translation"), (0.0, 0.0, 0.0))
     r = _vec(node.get("rotation"), (0.0, 0.0, 0.0, 1.0))
     s = _vec(node.get("scale"), (1.0, 1.0, 1.0))
@@ -107,27 +140,130 @@ def local_matrix(node: dict[str, Any]) -> np.ndarray:
 
 
 def world_matrices(gltf: dict[str, Any]) -> list[np.ndarray]:
-    """World 4×4 of every node (parents before children; a cycle's nodes are treated as roots)."""
-    nodes = gltf.get("nodes") or []
-    parent_of = parents(gltf)
-    local = [local_matrix(n if isinstance(n, dict) else {}) for n in nodes]
-    world: list[np.ndarray | None] = [None] * len(nodes)
+    """World 4×4 of every node (parents before children; a cycle's nodes are treated as roots).
 
-    def resolve(i: int) -> np.ndarray:
-        chain = []
+    Vectorised: local matrices from stacked TRS arrays, then one batched product per hierarchy level, so a
+    300,000-node document costs a few NumPy calls per level instead of several per node. Each node's matrix
+    is its own slice of one (n, 4, 4) array.
+    """
+    nodes = gltf.get("nodes") if isinstance(gltf, dict) else None
+    nodes = nodes if isinstance(nodes, list) else []  # what parents() walks too: the two stay the same length
+    n = len(nodes)
+    if n == 0:
+        return []
+    effective, depth = _composition_order(parents(gltf))
+    world = _local_matrices(nodes)
+    order = np.argsort(np.asarray(depth, dtype=np.int64), kind="stable")
+    bounds = np.searchsorted(np.asarray(depth, dtype=np.int64)[order], np.arange(1, max(depth) + 2))
+    eff = np.asarray([-1 if p is None else p for p in effective], dtype=np.int64)
+    with np.errstate(all="ignore"):  # a huge chain may overflow: callers check finiteness where it matters
+        for level in range(1, len(bounds)):
+            idx = order[bounds[level - 1]:bounds[level]]
+            if len(idx):
+                world[idx] = np.matmul(world[eff[idx]], world[idx])
+    return list(world)
+
+
+def _composition_order(parent_of: list[int | None]) -> tuple[list[int | None], list[int]]:
+    """(the parent each node's world matrix is composed with, its depth below a root).
+
+    The same walk as resolving node by node: from each unresolved node up to a resolved one, a root, or a
+    node already on the walk (a cycle: the walk's top is then treated as a root, as before).
+    """
+    n = len(parent_of)
+    effective: list[int | None] = [None] * n
+    depth = [0] * n
+    done = bytearray(n)
+    for i in range(n):
+        if done[i]:
+            continue
+        chain: list[int] = []
+        on_walk: set[int] = set()
         j: int | None = i
-        seen: set[int] = set()
-        while j is not None and world[j] is None and j not in seen:
-            seen.add(j)
+        while j is not None and not done[j] and j not in on_walk:
+            on_walk.add(j)
             chain.append(j)
             j = parent_of[j]
-        base = world[j] if j is not None and world[j] is not None else np.eye(4)
-        for k in reversed(chain):
-            base = base @ local[k]
-            world[k] = base
-        return world[i]  # type: ignore[return-value]
+        top = chain[-1]
+        above = parent_of[top]
+        if above is not None and done[above]:
+            effective[top], depth[top] = above, depth[above] + 1
+        for k in range(len(chain) - 2, -1, -1):
+            c = chain[k]
+            effective[c], depth[c] = chain[k + 1], depth[chain[k + 1]] + 1
+        for c in chain:
+            done[c] = 1
+    return effective, depth
 
-    return [resolve(i) for i in range(len(nodes))]
+
+def _local_matrices(nodes: list[Any]) -> np.ndarray:
+    """(n, 4, 4) local matrices: ``matrix`` when finite, else TRS (malformed parts ⇒ identity parts)."""
+    n = len(nodes)
+    rows: dict[str, tuple[list[int], list[tuple[float, ...]]]] = {k: ([], []) for k in _TRS_DEFAULTS}
+    given: list[tuple[int, np.ndarray]] = []
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            continue
+        if "matrix" in node:
+            m = _matrix_of(node["matrix"])
+            if m is not None:
+                given.append((i, m))
+                continue
+        for key, default in _TRS_DEFAULTS.items():
+            if key in node:
+                index, values = rows[key]
+                index.append(i)
+                values.append(_vec(node[key], default))
+    arrays = {}
+    for key, default in _TRS_DEFAULTS.items():  # one fancy-index assignment per part, not one per node
+        arrays[key] = np.tile(np.asarray(default, dtype=float), (n, 1))
+        index, values = rows[key]
+        if index:
+            arrays[key][index] = values
+    t, q, s = arrays["translation"], arrays["rotation"], arrays["scale"]
+    out = np.zeros((n, 4, 4))
+    out[:, :3, :3] = _quats_to_matrices(q) * s[:, None, :]
+    out[:, :3, 3] = t
+    out[:, 3, 3] = 1.0
+    for i, m in given:
+        out[i] = m
+    return out
+
+
+_TRS_DEFAULTS: dict[str, tuple[float, ...]] = {"translation": (0.0, 0.0, 0.0), "rotation": (0.0, 0.0, 0.0, 1.0),
+                                              "scale": (1.0, 1.0, 1.0)}
+
+
+def _matrix_of(value: Any) -> np.ndarray | None:
+    if isinstance(value, list) and len(value) == 16:
+        try:
+            m = np.array(value, dtype=float).reshape(4, 4).T
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an integer beyond double range
+            return None
+        if np.isfinite(m).all():  # NaN/∞ (1e999 in the file) is malformed like a string: use TRS
+            return m
+    return None
+
+
+def _quats_to_matrices(q: np.ndarray) -> np.ndarray:
+    """:func:`quat_to_matrix` over (n, 4): the same formulas element by element (bit-identical results)."""
+    x, y, z, w = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    with np.errstate(all="ignore"):
+        norm = x * x + y * y + z * z + w * w
+        bad = (norm == 0.0) | ~np.isfinite(norm)
+        k = 2.0 / np.where(bad, 1.0, norm)
+        r = np.empty((len(q), 3, 3))
+        r[:, 0, 0] = 1 - k * (y * y + z * z)
+        r[:, 0, 1] = k * (x * y - z * w)
+        r[:, 0, 2] = k * (x * z + y * w)
+        r[:, 1, 0] = k * (x * y + z * w)
+        r[:, 1, 1] = 1 - k * (x * x + z * z)
+        r[:, 1, 2] = k * (y * z - x * w)
+        r[:, 2, 0] = k * (x * z - y * w)
+        r[:, 2, 1] = k * (y * z + x * w)
+        r[:, 2, 2] = 1 - k * (x * x + y * y)
+    r[bad] = np.eye(3)
+    return r
 
 
 def relative_pose(world_parent: np.ndarray | None, world_child: np.ndarray) -> tuple[Vec3, Quat]:

@@ -56,6 +56,10 @@ def relative_path(uri: str, pointer: str) -> PurePosixPath:
         raise GltfError("uri has percent-encoded bytes that are not UTF-8", pointer=pointer) from None
     if "\x00" in decoded:
         raise GltfError("uri contains a NUL character", pointer=pointer)
+    try:
+        decoded.encode("utf-8")
+    except UnicodeEncodeError:  # "\ud800" in the JSON: no file system path can carry it
+        raise GltfError("uri holds a lone surrogate (not Unicode text)", pointer=pointer) from None
     if "\\" in decoded:
         raise GltfError("uri contains a backslash (not a relative URI path)", pointer=pointer)
     if _DOUBLE_ENCODED.search(decoded):

@@ -220,11 +220,16 @@ def _to_parent(v: float, com: np.ndarray, inertia: np.ndarray, p: PlacedShape) -
 def _capsule_profile(hh: float, rb: float, rt: float) -> list[Profile]:
     """Radius profile along Y of the convex hull of two spheres (centres ∓hh, radii rb, rt)."""
     y1, y2, h = -hh, hh, 2 * hh
+    if not all(math.isfinite(v) and v >= 0 for v in (hh, rb, rt)):
+        return []  # no solid: a non-finite or negative size has no volume (the runtime refuses it earlier)
     if h <= abs(rb - rt):  # one sphere contains the other
         y, r = (y1, rb) if rb >= rt else (y2, rt)
         return [_sphere_piece(y, r, y - r, y + r)]
     s = (rb - rt) / h  # sine of the half-angle: the tangent cone touches sphere i at y_i + r_i·s
     a, b = y1 + rb * s, y2 + rt * s
+    if not b > a:  # rounding at a tangent-cone length of ~0: the larger sphere is the whole shape
+        y, r = (y1, rb) if rb >= rt else (y2, rt)
+        return [_sphere_piece(y, r, y - r, y + r)]
     ra, rbb = rb * math.sqrt(1 - s * s), rt * math.sqrt(1 - s * s)
     return [_sphere_piece(y1, rb, y1 - rb, a),
             (a, b, lambda y: ra + (rbb - ra) * (y - a) / (b - a)),
@@ -449,14 +454,16 @@ def principal_axes(inertia: np.ndarray) -> tuple[Vec3, Quat]:
     A tensor with a NaN (from non-finite sizes, transforms or overrides) has no axes: all NaN (eigh would
     raise LinAlgError); callers such as ``info`` check :func:`has_axes`.
     """
-    if np.isnan(inertia).any():
+    if not np.isfinite(inertia).all():  # NaN, or ∞ (whose off-diagonal arithmetic gives NaN)
         return (math.nan,) * 3, (math.nan,) * 4  # type: ignore[return-value]
     scale = float(np.abs(inertia).max()) or 1.0
     off = inertia - np.diag(np.diag(inertia))
     if float(np.abs(off).max()) <= 1e-9 * scale:
         d = np.diag(inertia)
         return (float(d[0]), float(d[1]), float(d[2])), IDENTITY_QUAT
-    values, vectors = np.linalg.eigh((inertia + inertia.T) / 2)
+    unit = inertia / scale  # near 1: (a + b) / 2 cannot overflow for entries near the float maximum
+    values, vectors = np.linalg.eigh((unit + unit.T) / 2)
+    values = values * scale
     if np.linalg.det(vectors) < 0:
         vectors[:, 2] = -vectors[:, 2]
     return (float(values[0]), float(values[1]), float(values[2])), matrix_to_quat(vectors)

@@ -61,8 +61,22 @@ class PhysicsScene:
     document: Document | None = field(default=None, compare=False, repr=False)
 
     def body(self, node: int) -> Body | None:
-        """The body whose motion sits on ``node``, if any."""
-        for b in self.bodies:
-            if b.node == node:
-                return b
-        return None
+        """The body whose motion sits on ``node``, if any (the first one listed).
+
+        An index built on first use (a linear scan per call made every per-joint and per-collider lookup
+        quadratic on big documents); rebuilt when ``bodies`` grew, shrank or an entry was replaced.
+        """
+        cached = self.__dict__.get("_body_index")
+        if cached is None or cached[0] != len(self.bodies):
+            cached = self._index_bodies()
+        k = cached[1].get(node)
+        if k is not None and (k >= len(self.bodies) or self.bodies[k].node != node):
+            k = self._index_bodies()[1].get(node)  # the list was edited in place
+        return self.bodies[k] if k is not None else None
+
+    def _index_bodies(self) -> tuple[int, dict[int, int]]:
+        index: dict[int, int] = {}
+        for k, b in enumerate(self.bodies):
+            index.setdefault(b.node, k)
+        self.__dict__["_body_index"] = (len(self.bodies), index)
+        return self.__dict__["_body_index"]

@@ -10,15 +10,15 @@ are rewritten as TRS (glTF animations cannot target matrix nodes). Everything is
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
 
 from ..gltf.animation import add_node_animation
 from ..gltf.document import Document
-from ..gltf.hierarchy import parents
-from ..gltf.transforms import decompose, world_matrices
+from ..gltf.hierarchy import nearest_marked, nearest_strict, parents
+from ..gltf.jsontext import copy_json
+from ..gltf.transforms import affine_inverse, decompose, world_matrices
 from ..model.mass import body_frame
 from .recording import Recording
 
@@ -27,7 +27,7 @@ ANIMATION_NAME = "simulation"
 
 def bake(recording: Recording, doc: Document, name: str = ANIMATION_NAME) -> Document:
     """A copy of ``doc`` with one LINEAR clip, a key per recorded frame, driving every recorded body node."""
-    out = Document(json=copy.deepcopy(doc.json), buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb)
+    out = Document(json=copy_json(doc.json), buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb)
     nodes = [int(n) for n in recording.nodes]
     if not nodes or recording.count == 0:
         return out
@@ -40,7 +40,7 @@ def bake(recording: Recording, doc: Document, name: str = ANIMATION_NAME) -> Doc
 
 def write_final_pose(world: Any, doc: Document) -> Document:
     """A copy of ``doc`` with every body node's local transform set to its current simulated pose."""
-    out = Document(json=copy.deepcopy(doc.json), buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb)
+    out = Document(json=copy_json(doc.json), buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb)
     nodes, t, q = world.poses()
     nodes = [int(n) for n in nodes]
     if not nodes:
@@ -57,22 +57,24 @@ def write_final_pose(world: Any, doc: Document) -> Document:
 def local_poses(gltf: dict[str, Any], nodes: list[int], translations: np.ndarray,
                 rotations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Local translations (F,B,3) and rotations (F,B,4) of body ``nodes`` from their world poses."""
-    world = world_matrices(gltf)
+    with np.errstate(all="ignore"):  # a huge chain may overflow: affine_inverse copes
+        world = world_matrices(gltf)
     parent_of = parents(gltf)
     index = {n: b for b, n in enumerate(nodes)}
     count = len(nodes)
+    # Nearest moving ancestor of every body, in one linear pass that stops where a cycle closes (a
+    # leniently read file may have 0 ↔ 2: walking up until a body is met would never end).
+    table = nearest_marked(parent_of, frozenset(index))
     anc = np.full(count, count, dtype=np.int64)  # ``count`` = a virtual identity body (no moving ancestor)
     c_inv = np.empty((count, 4, 4))
     for b, n in enumerate(nodes):
         p = parent_of[n]
-        a = p
-        while a is not None and a not in index:
-            a = parent_of[a]
+        a = nearest_strict(table, parent_of, n)
         w_parent = world[p] if p is not None else np.eye(4)
         if a is not None:
             anc[b] = index[a]
-            w_parent = np.linalg.inv(body_frame(world[a])) @ w_parent
-        c_inv[b] = np.linalg.inv(w_parent)
+            w_parent = affine_inverse(body_frame(world[a])) @ w_parent
+        c_inv[b] = affine_inverse(w_parent)
     t = np.asarray(translations, dtype=np.float64)
     q = np.asarray(rotations, dtype=np.float64)
     # root bodies (no moving ancestor, identity parent frame) keep their world pose: no arithmetic

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..gltf.errors import GltfError
 
 # Python's own words for a failed number conversion, e.g. "could not convert string to float: 'heavy'".
 _NOT_A_NUMBER = re.compile(r"could not convert string to float: (.*)|(?:float|int)\(\) argument must be .*")
@@ -34,3 +38,33 @@ def value_reason(exc: Exception, value: object) -> str:
     if _NOT_A_NUMBER.fullmatch(text):
         return f"expected a number, not {json.dumps(value, ensure_ascii=False)}"
     return text
+
+
+_PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError, SimulationError)
+
+
+@contextmanager
+def engine_failures(time: float | None = None) -> Iterator[None]:
+    """Turn whatever an engine raises into a ``SimulationError``: one line, the cause chained.
+
+    Engines written in Rust panic with ``pyo3_runtime.PanicException``, which derives from
+    ``BaseException`` and so slips past ``except Exception``; their own errors (Rapier's
+    ``MeshConversionError``…) are ordinary exceptions. ``sim/checks.py`` refuses the inputs known to cause
+    them; this is the net under it, wrapped around building and stepping only.
+    """
+    try:
+        yield
+    except _PASS_THROUGH:
+        raise
+    except BaseException as exc:  # PanicException is a BaseException (see above)
+        if isinstance(exc, GltfError):
+            raise
+        when = "" if time is None else f" at t = {time:.6g} s"
+        raise SimulationError(f"the physics engine failed{when}: {type(exc).__name__}: "
+                              f"{first_line(str(exc))}") from exc
+
+
+def first_line(text: str, limit: int = 200) -> str:
+    """The first line of ``text``, cut to ``limit`` characters (error lines stay one short line)."""
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= limit else line[: limit - 1] + "…"

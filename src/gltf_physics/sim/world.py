@@ -22,8 +22,9 @@ import numpy as np
 
 from ..dialects import pointers
 from ..model import PhysicsScene
-from ..model.mass import MassProperties, MeshSource
-from .errors import SimulationError, value_reason
+from ..model.mass import MassProperties, MeshSource, document_mesh_source
+from .checks import check_scene
+from .errors import SimulationError, engine_failures, value_reason
 from .rapier.controllers import CONTROLLED, node_matrix, set_controlled
 from .rapier.world import RapierWorld
 from .recording import Recording
@@ -70,9 +71,16 @@ class World:
         self.scene = scene
         self.rate = float(rate)
         self.engine_name = engine
+        if mesh_source is None and scene.document is not None:
+            mesh_source = document_mesh_source(scene.document)  # read once: the checks and the engine share it
+        check_scene(scene, mesh_source)  # what no engine can build is refused here, naming the node
+        if gravity is not None and not all(math.isfinite(float(g)) for g in gravity):
+            raise SimulationError(f"gravity must be 3 finite numbers, got {tuple(gravity)}")
         options = {"articulations": articulations} if engine == "rapier" else {}
-        self.engine = _engine_class(engine)(scene, rate=rate, substeps=substeps, gravity=gravity,
-                                            density=density, mesh_source=mesh_source, threads=threads, **options)
+        with engine_failures():
+            self.engine = _engine_class(engine)(scene, rate=rate, substeps=substeps, gravity=gravity,
+                                                density=density, mesh_source=mesh_source, threads=threads,
+                                                **options)
         self.step_count = 0
         nodes = list(self.engine.moving_nodes)
         self.nodes = np.asarray(nodes, dtype=np.int64)
@@ -135,7 +143,8 @@ class World:
             >>> world.step(); world.step_count
             1
         """
-        self.engine.step()
+        with engine_failures(self.time):
+            self.engine.step()
         self.step_count += 1
         if self.recording is not None:
             self.recording.append(self.time, self.engine.read_poses())
@@ -223,20 +232,25 @@ class World:
             >>> world.set("/nodes/3/extensions/OMI_physics_body/motion/linearVelocity", [0, 5, 0])
         """
         try:
-            target = pointers.resolve(pointer)
-            if target.kind == "motion":
-                self.engine.set_motion(target.index, target.field, value)
-            elif target.kind in ("joint_settings", "joint_node"):
-                self._set_joint(target, value)
-            elif target.kind in CONTROLLED:  # vehicles, wheels, thrusters, gravity volumes
-                set_controlled(self.engine, target.kind, target.index, target.field, value)
-            else:
-                raise SimulationError(f"{target.kind} properties are not simulated")
+            with engine_failures(self.time):  # a Rust panic on a hostile value: one SimulationError too
+                try:
+                    self._apply(pointer, value)
+                except (ValueError, KeyError, IndexError, TypeError) as e:
+                    raise SimulationError(value_reason(e, value), pointer=pointer) from None
         except SimulationError as e:
             e.pointer = pointer
             raise
-        except (ValueError, KeyError, IndexError, TypeError) as e:
-            raise SimulationError(value_reason(e, value), pointer=pointer) from None
+
+    def _apply(self, pointer: str, value: Any) -> None:
+        target = pointers.resolve(pointer)
+        if target.kind == "motion":
+            self.engine.set_motion(target.index, target.field, value)
+        elif target.kind in ("joint_settings", "joint_node"):
+            self._set_joint(target, value)
+        elif target.kind in CONTROLLED:  # vehicles, wheels, thrusters, gravity volumes
+            set_controlled(self.engine, target.kind, target.index, target.field, value)
+        else:
+            raise SimulationError(f"{target.kind} properties are not simulated")
 
     def _set_joint(self, target: pointers.Target, value: Any) -> None:
         driver = self.engine.joints
@@ -301,6 +315,17 @@ def _engine_class(name: str) -> Any:
 
 
 def _node_name(scene: PhysicsScene, node: int) -> str:
-    nodes = scene.document.json.get("nodes", []) if scene.document is not None else []
+    nodes = scene.document.json.get("nodes") if scene.document is not None else None
+    nodes = nodes if isinstance(nodes, list) else []
     name = nodes[node].get("name") if 0 <= node < len(nodes) and isinstance(nodes[node], dict) else None
-    return name if isinstance(name, str) else ""
+    return text_safe(name) if isinstance(name, str) else ""
+
+
+def text_safe(text: str) -> str:
+    """``text`` writable as UTF-8: lone surrogates (JSON ``"\\ud800"`` parses to one) become U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        # surrogatepass lets a lone surrogate through UTF-16, whose decoder then replaces it (pairs rejoin)
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")

@@ -51,6 +51,10 @@ RULES: dict[str, Rule] = {
                        "accessor)."),
     "GLTF-VALUE": _r(W, "A value breaks its official schema (enum, minimum, required key) and no DIGEST rule "
                         "names it."),
+    "GLTF-TEXT": _r(E, "A string or key holds a lone surrogate (not Unicode text): the file cannot be saved."),
+    "GLTF-SIMULATE": _r(E, "The runtime refuses this before simulating: a non-finite or negative size, a size or "
+                           "position beyond 100 km, a hull whose points lie on one line, a mesh index naming "
+                           "no vertex, a NaN motion, joint or drive value."),
     "GLTF-READ": _r(E, "The physics model could not be read; the semantic checks were skipped."),
     # §1 shared conventions
     "GEN-1": _r(E, "Every extension used is listed in extensionsUsed."),

@@ -10,7 +10,7 @@ from ..dialects.base import ExtIndex, gc_paused
 from ..dialects.checks_base import PHYSICS_EXTENSIONS, Checker
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
-from . import core, hints, semantic
+from . import core, hints, runtime, semantic, writable
 from .core_codes import CORE_CODES
 from .report import Message, Report
 from .rules import Severity, severity_of
@@ -20,6 +20,7 @@ STRUCTURAL: tuple[tuple[str, Checker], ...] = (
     ("OMI physics", checks_omi.check),
     ("KHR physics", checks_khr.check),
     ("OMI gravity/seat/vehicle", checks_omi_extras.check),
+    ("JSON text", writable.check),  # last: the physics checks name their own values first
 )
 
 
@@ -116,6 +117,10 @@ def _validate(document: Document, uri: str | None) -> Report:
             semantic.check(scene, gltf, emit)
         except Exception as exc:
             emit("GLTF-READ", "", f"the semantic checks stopped early ({type(exc).__name__}: {exc})")
+        try:
+            runtime.check(scene, gltf, emit)
+        except Exception as exc:
+            emit("GLTF-READ", "", f"the runtime checks stopped early ({type(exc).__name__}: {exc})")
         try:
             hints.check(scene, gltf, emit)
         except Exception as exc:  # a hint is advice: its failure must not turn a valid file into an invalid one

@@ -6,7 +6,6 @@ Nothing in the page refers to anything outside it: no CDN, no external URL (issu
 
 from __future__ import annotations
 
-import copy
 import html
 import json
 from importlib import resources
@@ -17,6 +16,7 @@ from ..gltf import uris
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.files import Output, write_all
+from ..gltf.jsontext import copy_json
 from ..model import PhysicsScene
 from ..summary import summarize
 from .bake import DEFAULT_RATE, record
@@ -80,7 +80,7 @@ def write_page(path: str | Path, doc: Document, scene: PhysicsScene, **options: 
 
 def embeddable_gltf(doc: Document) -> dict[str, Any]:
     """A copy of the glTF JSON whose buffers and images are data: URIs, so the page needs no other file."""
-    gltf = copy.deepcopy(doc.json)
+    gltf = copy_json(doc.json)
     for i, buf in enumerate(gltf.get("buffers") or []):
         if isinstance(buf, dict) and i < len(doc.buffers) and doc.buffers[i] is not None:
             buf["uri"] = uris.encode_data_uri(bytes(doc.buffers[i]))

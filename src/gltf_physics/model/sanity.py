@@ -1,0 +1,207 @@
+"""What a physics engine can build: the limits a placed shape must respect (engine-agnostic).
+
+The runtime refuses a scene that breaks these before any engine sees it (``sim/checks.py``), and the
+validator reports the same problems as errors, so a file ``validate`` calls valid is one ``simulate`` runs.
+
+- every number is finite (a NaN radius or vertex poisons the solver, Rapier panics on some);
+- no negative size (Rapier asserts on a negative cylinder);
+- no size or position beyond :data:`MAX_EXTENT` metres: single-precision engines lose all precision there,
+  and a shape that big overlaps everything (a capsule with ``radiusTop`` 1e9 made 0.1 s of simulation take
+  half a minute of CPU);
+- a convex hull spans at least a plane (three points not on one line); a triangle mesh has triangles whose
+  indices name its vertices.
+Zero sizes are left alone: engines build them, and the validator already warns (SHAPE-4, KIS-3).
+
+:func:`scene_problems` applies them to a whole scene, with the body, motion and joint values an engine
+cannot take (NaN velocities, repeated joint axes…): ``sim/checks.py`` raises on the first, the validator
+reports each as GLTF-SIMULATE. Checked:
+
+- every collider and trigger shape placed at its node's world transform (scale included); a shape disabled
+  by a zero scale (KRB-12) is not built, so not checked;
+- body nodes: a finite world transform within the bound; finite velocities, gravity factor, centre of mass;
+  mass and inertia numbers ≥ 0 (infinite means "immovable" and stays allowed, D-5);
+- joints: finite frames, axes 0..2 without repeats, limits and drive values that are numbers (NaN is not).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..gltf.errors import GltfError
+from ..gltf.transforms import world_matrices
+from .mass import MeshSource, PlacedShape, document_mesh_source, place_shape
+from .scene import PhysicsScene
+
+Problem = tuple[int, str, str]  # (node, JSON pointer, message)
+
+MAX_EXTENT = 1.0e5  # m: 100 km, far beyond any scene float32 can resolve to the millimetre
+_FLAT = 1e-9  # relative singular value below which hull points count as lying on a line
+
+
+def placed_problem(p: PlacedShape) -> str | None:
+    """Why an engine cannot (or must not) build ``p``, or ``None`` when it can."""
+    where = _vector_problem("position", p.translation) or _vector_problem("rotation", p.rotation, bound=False)
+    if where:
+        return where
+    if p.kind == "plane":
+        return _sizes_problem(p.params[:2], infinite_ok=True)
+    if p.kind in ("convex", "trimesh"):
+        return _mesh_problem(p)
+    return _sizes_problem(p.params)
+
+
+def _vector_problem(what: str, values: tuple[float, ...], bound: bool = True) -> str | None:
+    if not all(math.isfinite(v) for v in values):
+        return f"its {what} is not finite"
+    if bound and max((abs(v) for v in values), default=0.0) > MAX_EXTENT:
+        return f"its {what} lies beyond {MAX_EXTENT:g} m"
+    return None
+
+
+def _sizes_problem(sizes: tuple[float, ...], infinite_ok: bool = False) -> str | None:
+    for v in sizes:
+        if math.isnan(v) or (math.isinf(v) and not infinite_ok):
+            return "a size is not finite"
+        if v < 0:
+            return f"a size is negative ({v:g})"
+        if math.isfinite(v) and v > MAX_EXTENT:
+            return f"a size ({v:g} m, scale included) exceeds {MAX_EXTENT:g} m"
+    return None
+
+
+def _mesh_problem(p: PlacedShape) -> str | None:
+    points = np.asarray(p.points if p.points is not None else np.zeros((0, 3)), dtype=np.float64)
+    if points.ndim != 2 or points.shape[1:] != (3,) or len(points) == 0:
+        return "the mesh has no vertices"
+    if not np.isfinite(points).all():
+        return "a mesh vertex is not finite"
+    if float(np.abs(points).max()) > MAX_EXTENT:
+        return f"a mesh vertex lies beyond {MAX_EXTENT:g} m (scale included)"
+    if p.kind == "convex":
+        return None if _spans_a_plane(points) else "the convex hull's points lie on one line (or one point)"
+    triangles = np.asarray(p.triangles if p.triangles is not None else np.zeros((0, 3)), dtype=np.int64)
+    if triangles.ndim != 2 or triangles.shape[1:] != (3,) or len(triangles) == 0:
+        return "the triangle mesh has no triangles"
+    if int(triangles.min()) < 0 or int(triangles.max()) >= len(points):
+        return "a triangle index names no vertex"
+    return None
+
+
+def _spans_a_plane(points: np.ndarray) -> bool:
+    centred = points - points.mean(axis=0)
+    if len(points) < 3 or not centred.any():
+        return False
+    s = np.linalg.svd(centred, compute_uv=False)  # O(n) for an (n, 3) array
+    return bool(s[1] > _FLAT * s[0])
+
+
+def scene_problems(scene: PhysicsScene, mesh_source: MeshSource | None = None) -> Iterator[Problem]:
+    """Every problem of :func:`check_scene`, in scene order (bodies, shapes, joints)."""
+    gltf = scene.document.json if scene.document is not None else {}
+    if mesh_source is None and scene.document is not None:
+        mesh_source = document_mesh_source(scene.document)
+    with np.errstate(all="ignore"):  # overflow to inf is what is being looked for: no RuntimeWarning
+        world = world_matrices(gltf)
+        yield from _bodies(scene, world)
+        yield from _shapes(scene, world, mesh_source)
+    yield from _joints(scene)
+
+
+def _matrix(world: list[np.ndarray], node: int) -> np.ndarray:
+    return world[node] if 0 <= node < len(world) else np.eye(4)
+
+
+def _bodies(scene: PhysicsScene, world: list[np.ndarray]) -> Iterator[Problem]:
+    for body in scene.bodies:
+        m, motion = _matrix(world, body.node), body.motion
+        where = f"body node {body.node}"
+        if not np.isfinite(m).all():
+            yield body.node, body.pointer, f"{where}: its world transform is not finite"
+        elif float(np.abs(m[:3, 3]).max()) > MAX_EXTENT:
+            yield body.node, body.pointer, f"{where}: it lies beyond {MAX_EXTENT:g} m from the origin"
+        values = [*motion.linear_velocity, *motion.angular_velocity, motion.gravity_factor]
+        if not all(_finite(v) for v in values):
+            yield body.node, body.pointer, f"{where}: a velocity or the gravity factor is not finite"
+        if motion.mass is not None and not _number(motion.mass, minimum=0.0):
+            yield body.node, body.pointer, f"{where}: mass {motion.mass!r} is not a number ≥ 0"
+        if motion.center_of_mass is not None and not all(_finite(v) for v in motion.center_of_mass):
+            yield body.node, body.pointer, f"{where}: the centre of mass is not finite"
+        if motion.inertia_diagonal is not None and not all(_number(v, 0.0) for v in motion.inertia_diagonal):
+            yield body.node, body.pointer, f"{where}: an inertia component is not a number ≥ 0"
+        if not all(_finite(v) for v in motion.inertia_orientation):
+            yield body.node, body.pointer, f"{where}: the inertia orientation is not finite"
+
+
+def _shapes(scene: PhysicsScene, world: list[np.ndarray], mesh_source: MeshSource | None) -> Iterator[Problem]:
+    owners: list[tuple[str, Any]] = [("collider", c) for c in scene.colliders]
+    owners += [("trigger", t) for t in scene.triggers if t.shape is not None]
+    for what, owner in owners:
+        problem = _placed(owner.shape, _matrix(world, owner.node), mesh_source, owner.pointer)
+        if problem is not None:
+            pointer, message = problem
+            yield owner.node, pointer, f"the {what} shape on node {owner.node} cannot be simulated: {message}"
+
+
+def _placed(shape: Any, world: np.ndarray, mesh_source: MeshSource | None,
+            pointer: str) -> tuple[str, str] | None:
+    shape_pointer = getattr(shape, "pointer", "") or pointer
+    if not np.isfinite(world).all():
+        return pointer, "its node's world transform is not finite"
+    try:
+        placed = place_shape(shape, world, mesh_source)
+    except GltfError as err:  # the mesh it names cannot be read: that error's own pointer says where
+        return err.pointer or shape_pointer, err.message
+    if placed is None:
+        return None  # disabled (zero scale) or a mesh without triangles: nothing is built
+    problem = placed_problem(placed)
+    return None if problem is None else (shape_pointer, problem)
+
+
+def _joints(scene: PhysicsScene) -> Iterator[Problem]:
+    for joint in scene.joints:
+        node, pointer = joint.node, joint.pointer
+        for problem in _joint_problems(joint):
+            yield node, pointer, f"joint on node {node}: {problem}"
+
+
+def _joint_problems(joint: Any) -> Iterator[str]:
+    for side, frame in (("A", joint.frame_a), ("B", joint.frame_b)):
+        if not all(_finite(v) for v in (*frame.translation, *frame.rotation)):
+            yield f"frame {side} is not finite"
+    for limit in joint.limits:
+        axes = (*limit.linear_axes, *limit.angular_axes)
+        if not _axes_ok(limit.linear_axes) or not _axes_ok(limit.angular_axes) or not axes:
+            yield f"limit axes {list(axes)} must be distinct values 0, 1 or 2"
+        if not all(_number(v) for v in (limit.min, limit.max)):
+            yield "a limit's min or max is not a number"
+        if not (_number(limit.stiffness, 0.0) and _number(limit.damping, 0.0) and math.isfinite(limit.damping)):
+            yield "a limit's stiffness or damping is not a number ≥ 0"
+    for drive in joint.drives:
+        if not _axes_ok((drive.axis,)):
+            yield f"drive axis {drive.axis!r} must be 0, 1 or 2"
+        targets = [t for t in (drive.position_target, drive.velocity_target) if t is not None]
+        if not all(_finite(v) for v in targets):
+            yield "a drive target is not finite"
+        if not all(_number(v, 0.0) for v in (drive.stiffness, drive.damping, drive.max_force)):
+            yield "a drive's stiffness, damping or maxForce is not a number ≥ 0"
+        elif not (math.isfinite(drive.stiffness) and math.isfinite(drive.damping)):
+            yield "a drive's stiffness or damping is infinite"
+
+
+def _axes_ok(axes: tuple[Any, ...]) -> bool:
+    ints = [a for a in axes if isinstance(a, int) and not isinstance(a, bool) and 0 <= a <= 2]
+    return len(ints) == len(axes) and len(set(ints)) == len(ints)
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _number(v: Any, minimum: float = -math.inf) -> bool:
+    """A real number (±inf allowed: infinite mass, an open limit) that is not NaN, ≥ ``minimum``."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v) and v >= minimum
+
