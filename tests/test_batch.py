@@ -92,20 +92,28 @@ def test_crash_hang_memory_and_unreadable_fail_alone(client, good_dir, tmp_path)
     assert table.column("path").to_pylist() == sorted(table.column("path").to_pylist())
 
 
-def huge_hull() -> dict:
-    """A hostile size the loader accepts: a convex-hull collider over 20 million vertices (240 MB of zeros, under
-    the loader's 256 MB cap for implicit accessors) — computing its mass properties runs for minutes."""
+def huge_hull(folder: Path) -> dict:
+    """A hostile size the loader and the runtime checks accept: a convex-hull collider over 400,000 points of a
+    sphere (a 4.8 MB buffer, every point on the hull) — its mass properties take far longer than the time limit."""
+    import numpy as np
+
+    directions = np.random.default_rng(7).normal(size=(400_000, 3))
+    points = (directions / np.linalg.norm(directions, axis=1, keepdims=True)).astype("<f4")  # all on the hull
+    (folder / "huge.bin").write_bytes(points.tobytes())
     doc = ball()
-    doc["meshes"] = [{"primitives": [{"attributes": {"POSITION": 0}}]}]
-    doc["accessors"] = [{"count": 20_000_000, "type": "VEC3", "componentType": 5126, "min": [0, 0, 0],
-                         "max": [0, 0, 0]}]
-    doc["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"]["collider"] = {
-        "geometry": {"mesh": 0, "convexHull": True}}
+    doc["buffers"] = [{"uri": "huge.bin", "byteLength": points.nbytes}]
+    doc["bufferViews"] = [{"buffer": 0, "byteLength": points.nbytes}]
+    doc["meshes"] = [{"primitives": [{"attributes": {"POSITION": 0}}]}]  # 133,333 triangles
+    doc["accessors"] = [{"bufferView": 0, "count": len(points), "type": "VEC3", "componentType": 5126,
+                         "min": points.min(axis=0).tolist(), "max": points.max(axis=0).tolist()}]
+    body = doc["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"]
+    body["collider"] = {"geometry": {"mesh": 0, "convexHull": True}}
+    body["motion"] = {}  # mass and inertia computed from the hull
     return doc
 
 
 def test_a_hostile_size_times_out_without_any_hook(client, tmp_path):
-    write(tmp_path / "huge.gltf", huge_hull())
+    write(tmp_path / "huge.gltf", huge_hull(tmp_path))
     write(tmp_path / "small.gltf", ball())
     rows = batch([tmp_path], "info", client=client, timeout=2).to_pylist()
     assert [(Path(r["path"]).name, r["status"], r["reason"]) for r in rows] == [

@@ -114,9 +114,10 @@ def test_view_simulates_by_default_and_says_so(capsys, tmp_path: Path) -> None:
     (["--duration", "abc"], "simulate: --duration abc: expected a number of seconds ≥ 0, e.g. --duration 2.5"),
     (["--gravity", "0", "-1.62"],
      "simulate: --gravity 0 -1.62: expected three numbers X Y Z in m/s², e.g. --gravity 0 -1.62 0"),
-    (["--set", f'{BALL_MASS}="heavy"'], f'{BALL_MASS}: expected a number, not "heavy"'),
+    # errors found while running name the input file first, then the pointer
+    (["--set", f'{BALL_MASS}="heavy"'], f'{EXAMPLE}: {BALL_MASS}: expected a number, not "heavy"'),
     (["--set", BALL_MASS.replace("motion", "motoin") + "=3"],
-     BALL_MASS.replace("motion", "motoin") + ": not a settable physics property"),
+     f'{EXAMPLE}: ' + BALL_MASS.replace("motion", "motoin") + ": not a settable physics property"),
     (["-o", "out.txt"], "-o out.txt: the output must end in .gltf or .glb"),
 ])
 def test_simulate_errors_name_the_option_and_value(capsys, args: list[str], message: str) -> None:

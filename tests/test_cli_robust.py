@@ -73,4 +73,5 @@ def test_validate_writes_an_unreadable_file_to_stderr(tmp_path: Path) -> None:
     assert r.exit_code == 2
     assert r.stderr.startswith(f"{bad}: error GLTF-UNREADABLE /: the file cannot be loaded: invalid JSON")
     assert len(r.stderr.splitlines()) == 1
-    assert str(bad) not in r.stdout and r.stdout.splitlines()[-1].startswith(f"{EXAMPLE}: ")
+    assert str(bad) not in r.stdout and r.stdout.splitlines()[0].startswith(f"{EXAMPLE}: ")
+    assert r.stdout.splitlines()[-1] == "2 files: 1 valid, 0 invalid, 1 unreadable"

@@ -73,9 +73,10 @@ def test_cli_missing_extra_is_one_line(tmp_path, monkeypatch):
     src = save_khr(pendulum(), tmp_path / "pendulum.gltf")
     res = CliRunner().invoke(app, ["compare", str(src)])
     assert res.exit_code == 2
-    assert res.output == "MuJoCo is not installed: pip install 'gltf-physics[mujoco]'\n"
+    assert res.output == f"{src}: MuJoCo is not installed: pip install 'gltf-physics[mujoco]'\n"
     res = CliRunner().invoke(app, ["simulate", str(src), "--engine", "mujoco"])
-    assert res.exit_code == 2 and res.output == "MuJoCo is not installed: pip install 'gltf-physics[mujoco]'\n"
+    assert res.exit_code == 2
+    assert res.output == f"{src}: MuJoCo is not installed: pip install 'gltf-physics[mujoco]'\n"
 
 
 def test_simulate_engine_mujoco_writes_the_same_trace_contract(tmp_path):

@@ -109,12 +109,29 @@ def test_khr_output_reads_back_as_the_input_model(relative: str) -> None:
     assert_same_model(read(doc_of(relative)), read(out))
 
 
+# Joint swaps the runtime's multibody articulations do not reproduce to 1 mm: the swapped slider (range [0, 1.5]
+# becomes [-1.5, 0]) ends 8-14 mm apart after 2 s on Rapier multibodies, while impulse joints (symmetric in the
+# two sides) give the same run to the bit. The constraint written is the same; the reduced-coordinate limit
+# solve is not symmetric in the joint's direction. Bounded here so a change either way is seen.
+MULTIBODY_SWAP_DRIFT = {
+    "KHR_physics_rigid_bodies/gen3-implicit-shapes/JointTypes/JointTypes.glb": 2e-2,
+    "KHR_physics_rigid_bodies/gen3-implicit-shapes/JointTypes/JointTypes.gltf": 2e-2,
+}
+
+
 @pytest.mark.parametrize("relative", FIXTURES)
 def test_khr_output_simulates_the_same(relative: str) -> None:
+    out, _ = converted(relative, "khr")
+    scenes = [read_scene(d) for d in (doc_of(relative), out)]
+    _same_runs(scenes, 1e-3, articulations=False)  # the written constraints are the same, to 1 mm
+    if any(s.joints for s in scenes):
+        _same_runs(scenes, MULTIBODY_SWAP_DRIFT.get(relative, 1e-3), articulations=True)  # the default runtime
+
+
+def _same_runs(scenes: list, tolerance: float, *, articulations: bool) -> None:
     from gltf_physics.sim.world import World
 
-    out, _ = converted(relative, "khr")
-    worlds = [World(read_scene(d), rate=60) for d in (doc_of(relative), out)]
+    worlds = [World(s, rate=60, articulations=articulations) for s in scenes]
     nodes = [sorted(set(w.poses()[0].tolist())) for w in worlds]
     assert nodes[0] == nodes[1]  # every body on the node it had
     for _ in range(4):
@@ -122,7 +139,7 @@ def test_khr_output_simulates_the_same(relative: str) -> None:
             w.run(0.5)
         for node in nodes[0]:
             a, b = (w.pose(node)[0] for w in worlds)
-            assert float(np.linalg.norm(a - b)) <= 1e-3, (node, a, b)
+            assert float(np.linalg.norm(a - b)) <= tolerance, (articulations, node, a, b)
 
 
 @pytest.mark.parametrize("relative", FIXTURES)

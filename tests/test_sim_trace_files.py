@@ -181,5 +181,5 @@ def test_trace_names_with_lone_surrogates_are_written(tmp_path: Path) -> None:
     s.document.json["nodes"][1]["name"] = "bad\udc80name"
     w = World(s)
     run_and_write(w, 0.1, s.document, RunOutputs(trace=tmp_path / "t.csv", events=tmp_path / "e.jsonl"))
-    assert (tmp_path / "t.csv").read_text().splitlines()[2].split(",")[2] == "bad?name"
+    assert (tmp_path / "t.csv").read_text().splitlines()[2].split(",")[2] == "bad\ufffdname"  # World.names
     assert io.BytesIO((tmp_path / "t.csv").read_bytes()).read().decode("utf-8")  # valid UTF-8

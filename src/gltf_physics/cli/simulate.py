@@ -47,6 +47,7 @@ def simulate(
     """
     from ..api import load, read_scene
     from ..sim import World
+    from ..sim.errors import SimulationError
     from ..sim.outputs import RunOutputs, run_and_write
 
     at_least("--duration", duration, 0, "the run's length in seconds")
@@ -59,7 +60,10 @@ def simulate(
     if output is not None:
         suffix("-o", output, [".gltf", ".glb"], "the output")
     outputs = RunOutputs(output=output, bake=bake_run, trace=trace, trace_every=trace_every, events=events)
-    outputs.check()
+    try:
+        outputs.check()
+    except SimulationError as e:  # an output option's problem, not the input's: said without the file's name
+        raise UsageError(str(e)) from None
     assignments = [_parse_set(s) for s in sets or []]
     schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
