@@ -31,8 +31,8 @@ from gltf_physics.model import (
     PhysicsScene,
     Pose,
 )
+from gltf_physics.model.combine import DEFAULT_MATERIAL, pair_coefficients
 from gltf_physics.model.mass import body_frame, body_mass_properties, document_mesh_source
-from gltf_physics.sim.materials import DEFAULT_MATERIAL, pair_coefficients
 from gltf_physics.validate import validate
 
 FIXTURES = all_fixture_files()

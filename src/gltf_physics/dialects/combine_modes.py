@@ -17,9 +17,9 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..model import CombineMode, PhysicsMaterial, PhysicsScene
+from ..model.combine import PRECEDENCE, combine, combine_mode
 
 KINDS = ("friction_combine", "restitution_combine")
-PRECEDENCE = (CombineMode.AVERAGE, CombineMode.MINIMUM, CombineMode.MAXIMUM, CombineMode.MULTIPLY)
 DEFAULT = PhysicsMaterial()  # a collider without a material (DESIGN §3): no mode, does not vote
 _TOL = 1e-12
 
@@ -47,24 +47,6 @@ def _fmt(values: tuple[float, ...]) -> str:
     return "/".join(f"{v:.6g}" for v in values)
 
 
-def pair_mode(a: CombineMode | None, b: CombineMode | None) -> CombineMode:
-    """The mode a contact uses (D-12: absent does not vote; average when neither side gives one)."""
-    for mode in PRECEDENCE:
-        if mode in (a, b):
-            return mode
-    return CombineMode.AVERAGE
-
-
-def _combine(mode: CombineMode, x: float, y: float) -> float:
-    if mode is CombineMode.AVERAGE:
-        return (x + y) / 2
-    if mode is CombineMode.MINIMUM:
-        return min(x, y)
-    if mode is CombineMode.MAXIMUM:
-        return max(x, y)
-    return x * y
-
-
 def values(m: PhysicsMaterial, kind: str) -> tuple[float, ...]:
     """The coefficients a mode of ``kind`` combines: both frictions, or the restitution."""
     return (m.static_friction, m.dynamic_friction) if kind == KINDS[0] else (m.restitution,)
@@ -72,8 +54,8 @@ def values(m: PhysicsMaterial, kind: str) -> tuple[float, ...]:
 
 def outcome(a: PhysicsMaterial, b: PhysicsMaterial, kind: str) -> tuple[float, ...]:
     """The combined coefficients of ``kind`` for a contact between ``a`` and ``b``."""
-    mode = pair_mode(getattr(a, kind), getattr(b, kind))
-    return tuple(_combine(mode, x, y) for x, y in zip(values(a, kind), values(b, kind), strict=True))
+    mode = combine_mode(getattr(a, kind), getattr(b, kind))
+    return tuple(combine(mode, x, y) for x, y in zip(values(a, kind), values(b, kind), strict=True))
 
 
 def _same(x: tuple[float, ...], y: tuple[float, ...]) -> bool:

@@ -4,7 +4,7 @@ Materials (DESIGN §3, DIGEST §11, D-12). Each collider gets its dynamic fricti
 native combine rule: no mode or ``average`` → AVERAGE, ``minimum`` → MIN, ``maximum`` → MAX, ``multiply`` →
 MULTIPLY. Rapier applies the rule of higher rank (max > multiply > min > average) where the specs want
 average > minimum > maximum > multiply; a mode-less side ranks lowest, so it never votes, as D-12 wants. For
-every pair of materials present, the native result is compared with the spec's (``sim.materials``); a pair
+every pair of materials present, the native result is compared with the spec's (``model.combine``); a pair
 needs a hook when they differ or when its static and dynamic friction differ (Rapier has one coefficient).
 The hook flag goes on the materials covering those pairs (a greedy cover, fewest colliders first), so a
 scene whose materials combine natively runs with no hook at all.
@@ -27,8 +27,8 @@ from typing import Any
 import rapier3d as rp
 
 from ...model import CollisionFilter, CombineMode, PhysicsMaterial
+from ...model.combine import DEFAULT_MATERIAL, pair_coefficients
 from .. import filters as spec_filters
-from ..materials import DEFAULT_MATERIAL, pair_coefficients
 
 STATIC_SPEED = 0.01  # m/s: below it a contact counts as at rest (static friction)
 

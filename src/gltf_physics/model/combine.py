@@ -1,5 +1,7 @@
 """Friction and restitution of a contact pair, as the specs combine them (DIGEST §11 "Materials", D-12).
 
+The one statement of the rule: the runtime's contact hooks and the writers' choice of explicit modes both use it.
+
 Friction and restitution combine separately. Precedence: either side ``average`` ⇒ mean; else either
 ``minimum`` ⇒ min; else either ``maximum`` ⇒ max; else ``multiply`` ⇒ product. A side without a mode does not
 vote; when neither side gives one, ``average`` (D-12). A collider without a material uses the default
@@ -8,13 +10,14 @@ vote; when neither side gives one, ``average`` (D-12). A collider without a mate
 
 from __future__ import annotations
 
-from ..model import CombineMode, PhysicsMaterial
+from .bodies import CombineMode, PhysicsMaterial
 
 DEFAULT_MATERIAL = PhysicsMaterial()
 PRECEDENCE = (CombineMode.AVERAGE, CombineMode.MINIMUM, CombineMode.MAXIMUM, CombineMode.MULTIPLY)
 
 
 def combine_mode(a: CombineMode | None, b: CombineMode | None) -> CombineMode:
+    """The mode a contact uses (D-12: a side without a mode does not vote; average when neither gives one)."""
     for mode in PRECEDENCE:
         if mode in (a, b):
             return mode
@@ -22,6 +25,7 @@ def combine_mode(a: CombineMode | None, b: CombineMode | None) -> CombineMode:
 
 
 def combine(mode: CombineMode, x: float, y: float) -> float:
+    """Two coefficients combined by ``mode``."""
     if mode is CombineMode.AVERAGE:
         return (x + y) / 2
     if mode is CombineMode.MINIMUM:
