@@ -109,23 +109,13 @@ def test_khr_output_reads_back_as_the_input_model(relative: str) -> None:
     assert_same_model(read(doc_of(relative)), read(out))
 
 
-# Joint swaps the runtime's multibody articulations do not reproduce to 1 mm: the swapped slider (range [0, 1.5]
-# becomes [-1.5, 0]) ends 8-14 mm apart after 2 s on Rapier multibodies, while impulse joints (symmetric in the
-# two sides) give the same run to the bit. The constraint written is the same; the reduced-coordinate limit
-# solve is not symmetric in the joint's direction. Bounded here so a change either way is seen.
-MULTIBODY_SWAP_DRIFT = {
-    "KHR_physics_rigid_bodies/gen3-implicit-shapes/JointTypes/JointTypes.glb": 2e-2,
-    "KHR_physics_rigid_bodies/gen3-implicit-shapes/JointTypes/JointTypes.gltf": 2e-2,
-}
-
-
 @pytest.mark.parametrize("relative", FIXTURES)
 def test_khr_output_simulates_the_same(relative: str) -> None:
     out, _ = converted(relative, "khr")
     scenes = [read_scene(d) for d in (doc_of(relative), out)]
-    _same_runs(scenes, 1e-3, articulations=False)  # the written constraints are the same, to 1 mm
+    _same_runs(scenes, 1e-3, articulations=True)  # the default runtime (joint trees on multibodies)
     if any(s.joints for s in scenes):
-        _same_runs(scenes, MULTIBODY_SWAP_DRIFT.get(relative, 1e-3), articulations=True)  # the default runtime
+        _same_runs(scenes, 1e-3, articulations=False)  # and every joint on impulse joints
 
 
 def _same_runs(scenes: list, tolerance: float, *, articulations: bool) -> None:

@@ -193,3 +193,28 @@ def test_soft_limited_chain_replays_exactly_after_restore():
         w.step()
         reference.step()
     assert np.array_equal(w.poses()[1], reference.poses()[1])
+
+
+def test_a_world_anchored_joint_written_on_its_moving_side_is_articulated_and_set_the_same():
+    # Issue 12 writes a world-anchored joint on its moving side (A = the link, B = the world); the planner takes
+    # B as the child, so the runtime builds it from the other side (the exact swap) — same run, and a run-time
+    # drive target or one-axis range given in the file's terms means the same after the flip.
+    from gltf_physics.dialects.portable_joints import swapped
+
+    nodes = [{"translation": [L * 0.5, 0.0, 0.0]}]
+    drive = JointDrive(DriveType.ANGULAR, DriveMode.FORCE, 1, position_target=0.6, stiffness=400.0, damping=40.0)
+    given = Joint(None, Pose(), 0, Pose((-L / 2, 0.0, 0.0)), limits=hinge(1, -1.0, 1.0), drives=(drive,))
+    worlds = [World(scene(nodes, [j], (L, 0.1, 0.1))) for j in (given, swapped(given))]
+    assert [articulated(w) for w in worlds] == [[True], [True]]
+    assert worlds[1].engine.joints.flipped == {0} and worlds[0].engine.joints.flipped == set()
+    for w in worlds:
+        w.run(1.0)
+    assert worlds[0].pose(0)[0].tolist() == worlds[1].pose(0)[0].tolist()
+    worlds[0].engine.joints.set(0, ("drives", 0, "position_target"), 0.7)
+    worlds[1].engine.joints.set(0, ("drives", 0, "position_target"), -0.7)  # the flipped file's terms
+    worlds[0].engine.joints.set(0, ("limits", 2, "max"), 0.5)  # below the target: the limit holds the link
+    worlds[1].engine.joints.set(0, ("limits", 2, "min"), -0.5)
+    for w in worlds:
+        w.run(2.0)
+    assert abs(twist(worlds[0], 0, 1) - 0.5) < math.radians(1.0)
+    assert float(np.linalg.norm(worlds[0].pose(0)[0] - worlds[1].pose(0)[0])) < 1e-6

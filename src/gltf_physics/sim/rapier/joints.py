@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 import rapier3d as r
 
+from ...dialects import portable_joints
 from ...gltf.transforms import decompose, quat_multiply, quat_to_matrix
 from ...model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit, Pose
 from ...model.scene import PhysicsScene
@@ -186,6 +187,7 @@ class JointDriver:
         self.articulate = articulate  # trees of native joints go on multibodies (articulations.py)
         self._roots: dict[int, Any] = {}  # joint index → the fixed root body made for it (reused on rebuild)
         self.allowed: set[int] | None = None  # joints of whole trees (_tree_joints); None: any eligible one
+        self.flipped: set[int] = set()  # joints built from their other side (_child_on_b)
         self.soft = articulations.SoftLimits()  # soft limits of multibody links
         self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
         self.notes: list[str] = []
@@ -233,6 +235,8 @@ class JointDriver:
         b = self.built.get(joint_index)
         if b is None:
             raise KeyError(f"joint {joint_index} is not simulated")
+        if joint_index in self.flipped:  # built from its other side: the file's values seen from there
+            field_path, value = _seen_from_b(b.joint, field_path, value)
         kind = field_path[0]
         if kind == "drives":
             i, name = int(field_path[1]), str(field_path[2])
@@ -406,11 +410,46 @@ def _tree_joints(rw: Any, joints: list[Joint]) -> set[int]:
 def build_joints(rw: Any, scene: PhysicsScene, articulate: bool = True) -> JointDriver:
     """Create the Rapier joints of every model joint of ``scene`` in ``rw`` (see the module docstring)."""
     driver = JointDriver(rw, articulate)
+    joints = list(scene.joints)
     if articulate:
-        driver.allowed = _tree_joints(rw, scene.joints)
-    for index, joint in enumerate(scene.joints):
+        joints = [_child_on_b(rw, j) for j in joints]
+        driver.flipped = {i for i, (given, used) in enumerate(zip(scene.joints, joints, strict=True))
+                          if given is not used}
+        driver.allowed = _tree_joints(rw, joints)
+    for index, joint in enumerate(joints):
         driver._add(index, joint)
     return driver
+
+
+def _seen_from_b(joint: Joint, field_path: tuple[Any, ...], value: Any) -> tuple[tuple[Any, ...], Any]:
+    """A run-time change of a flipped joint's value, as the flipped joint holds it: a one-axis range's min
+    and max exchange and change sign, drive targets change sign (``portable_joints.swapped``)."""
+    kind, name = field_path[0], str(field_path[-1])
+    if kind == "limits" and name in ("min", "max"):
+        limit = joint.limits[int(field_path[1])]
+        if len(limit.linear_axes) + len(limit.angular_axes) == 1:
+            other = "max" if name == "min" else "min"
+            return (*field_path[:-1], other), 0.0 - float(value)
+    if kind == "drives" and name in ("position_target", "velocity_target") and value is not None:
+        return field_path, 0.0 - float(value)
+    return field_path, value
+
+
+def _child_on_b(rw: Any, j: Joint) -> Joint:
+    """The joint seen from its moving side when side A moves and side B is the world or a static body, and the
+    two views are the same constraint (``portable_joints``): the articulation planner takes the connected side
+    (B) as the moving child, and writers put a world-anchored joint on its moving side (issue 12)."""
+    def moving(node: int | None) -> bool:
+        handle = rw.handle_of.get(node) if node is not None else None
+        return handle is not None and rw.bodies[handle].is_dynamic
+
+    def fixed(node: int | None) -> bool:
+        handle = rw.handle_of.get(node) if node is not None else None
+        return handle is None or not (rw.bodies[handle].is_dynamic or rw.bodies[handle].is_kinematic)
+
+    if moving(j.body_a) and fixed(j.body_b) and portable_joints.swap_is_exact(j):
+        return portable_joints.swapped(j)
+    return j
 
 
 # ---------------------------------------------------------------------------------------------- building
