@@ -85,13 +85,18 @@ class Core:
 
     def sub(self, o: dict[str, Any], key: str, ptr: str, *, required: bool = False) -> dict[str, Any] | None:
         """A nested object (``None`` when absent or of the wrong type)."""
+        return self._typed(o, key, ptr, dict, "an object", required)
+
+    def _typed(self, o: dict[str, Any], key: str, ptr: str, kind: type, what: str, required: bool) -> Any:
+        """``o[key]`` when it is exactly of ``kind``; else ``None``, reporting a missing required property or a
+        value of another type (an explicit null included)."""
         if key not in o:
             if required:
                 self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
             return None
-        value = o[key]  # an explicit null is a value of the wrong type
-        if value.__class__ is not dict:
-            self.emit("TYPE_MISMATCH", f"{ptr}/{key}", f"'{key}' must be an object, found {_kind(value)}")
+        value = o[key]
+        if value.__class__ is not kind:
+            self.emit("TYPE_MISMATCH", f"{ptr}/{key}", f"'{key}' must be {what}, found {_kind(value)}")
             return None
         return value
 
@@ -208,15 +213,8 @@ class Core:
         return got
 
     def string(self, o: dict[str, Any], key: str, ptr: str, *, required: bool = False) -> str | None:
-        if key not in o:
-            if required:
-                self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
-            return None
-        value = o[key]  # an explicit null is a value of the wrong type
-        if value.__class__ is not str:
-            self.emit("TYPE_MISMATCH", f"{ptr}/{key}", f"'{key}' must be a string, found {_kind(value)}")
-            return None
-        return value
+        """A string property (``None`` when absent or of the wrong type)."""
+        return self._typed(o, key, ptr, str, "a string", required)
 
     def boolean(self, o: dict[str, Any], key: str, ptr: str) -> None:
         value = o.get(key)
