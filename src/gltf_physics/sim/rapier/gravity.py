@@ -13,7 +13,8 @@ volumes a body is in are those of its current pose, the first step included):
   given to Rapier). Bodies of infinite mass are not pulled.
 
 The gravityFactor of a body is remembered while its scale is held at 0; a runtime ``gravityFactor`` change
-(``World.set``) while inside a volume shows up as a non-zero gravity_scale and is adopted as the new factor.
+(``World.set``) while inside a volume shows up as a non-zero gravity_scale and is adopted as the new factor
+(held scales are read back only after such a change or a restore: nothing else sets them).
 Pair filters needed beyond 32 collision systems are not applied to the volume test (groups only).
 """
 
@@ -41,8 +42,10 @@ class _Volume:
 
 
 class GravityVolumes:
-    """All volumes' pulls on all bodies inside them in one NumPy pass per step (bulk pose read, field math,
-    combination), then one force per body."""
+    """All volumes' pulls on all bodies inside them in one NumPy pass per step (membership by one shape query
+    per sensor, the poses of the step's one bulk read, field math, combination), then one force per body
+    through :meth:`Forces.add_many` (sent where it changed). Per-body state lives in arrays over the world's
+    pose rows (``rw._pose_handles``, node order)."""
 
     def __init__(self, rw: Any, scene: PhysicsScene, forces: Any) -> None:
         self.rw = rw
@@ -52,9 +55,19 @@ class GravityVolumes:
             sensors = [h for h, (is_trigger, node) in rw._info.items() if is_trigger and node == f.node]
             m = np.asarray(rw._world_m[f.node], dtype=np.float64)
             self.volumes.append(_Volume(f, m, sensors, node_rotation(m), m[:3, 3].copy()))
-        self.factor: dict[rp.RigidBodyHandle, float] = {}  # bodies whose gravity_scale we hold at 0
-        self._world_id = 0
-        self._body_info: dict[rp.RigidBodyHandle, tuple[Any, Any]] = {}  # handle → (model mass, its info)
+        n = len(rw._pose_handles)
+        self._row_of_collider: dict[rp.ColliderHandle, int] = {}  # colliders of dynamic bodies → pose row
+        for row, h in enumerate(rw._pose_handles):
+            b = rw.bodies[h]
+            if b.is_dynamic:  # only these are pulled (the volume query is only_dynamic)
+                self._row_of_collider.update((c, row) for c in b.colliders)
+        self._filters: dict[rp.ColliderHandle, rp.QueryFilter] = {}  # per sensor (its groups are fixed)
+        self._held = np.zeros(n, dtype=bool)  # bodies whose gravity_scale we hold at 0 …
+        self._factor = np.zeros(n)  # … and their gravityFactor meanwhile
+        self._mass = np.zeros(n)  # model mass (the one given to Rapier) …
+        self._com = np.zeros((n, 3))  # … local centre of mass …
+        self._pulled = np.zeros(n, dtype=bool)  # … and whether volumes pull it (finite, known mass)
+        self._edits = -1  # rw.motion_edits the arrays above were checked at
 
     def set_field(self, node: int, name: str, value: Any) -> None:
         """Runtime edit of a volume property (model field name) on the gravity node ``node``."""
@@ -69,28 +82,29 @@ class GravityVolumes:
     def before_step(self, dt: float) -> None:
         rw = self.rw
         world = rw.world
-        if id(world) != self._world_id:  # first step, or a restored world: the query BVH must be built
+        fresh = self.forces.fresh  # first step, or a restored world: the query BVH must be built
+        if fresh:
             world.update_query_pipeline()
-            self._world_id = id(world)
-        handles, members = self._members()
-        bodies = rw.bodies
-        inside = set(handles)
-        for handle in list(self.factor):
-            if handle not in inside:  # left every volume: Rapier's gravity again
-                bodies[handle].gravity_scale = self.factor.pop(handle)
-        if not handles:
+        # A gravityFactor set at run time (or a restored world) may have changed a held body's gravity_scale.
+        edited = fresh or rw.motion_edits != self._edits
+        if edited:
+            self._edits = rw.motion_edits
+            self._mass_arrays()
+        masks = self._members()
+        inside = masks.any(axis=0)
+        self._release(inside)
+        rows = np.flatnonzero(inside)
+        if len(rows) == 0:
+            self.forces.add_many(rows, np.zeros((0, 3)))
             return
-        factors = np.array([self._hold(h, bodies[h]) for h in handles])
-        info = [self._mass_info(h) for h in handles]
-        pulled = np.array([i is not None for i in info])
-        if not pulled.any():
+        self._hold(rows, edited)
+        pulled = self._pulled[rows]
+        members, factors, rows = masks[:, rows][:, pulled], self._factor[rows][pulled], rows[pulled]
+        if len(rows) == 0:
+            self.forces.add_many(rows, np.zeros((0, 3)))
             return
-        handles = [h for h, ok in zip(handles, pulled, strict=True) if ok]
-        members, factors = members[:, pulled], factors[pulled]
-        mass = np.array([i[0] for i in info if i is not None])
-        com_local = np.array([i[1] for i in info if i is not None])
-        pose = rw._read(handles).astype(np.float64)  # (N, 7): quaternion xyzw, translation
-        com = pose[:, 4:] + _rotate(pose[:, :4], com_local)
+        pose = rw.read_poses()[rows].astype(np.float64)  # (N, 7): quaternion xyzw, translation
+        com = pose[:, 4:] + _rotate(pose[:, :4], self._com[rows])
         g = world.gravity
         g_world = np.array(g.to_tuple() if hasattr(g, "to_tuple") else g, dtype=np.float64)
         order = sorted(range(len(self.volumes)), key=lambda k: -self.volumes[k].field.priority)  # stable
@@ -98,47 +112,55 @@ class GravityVolumes:
                         for k in order])
         flags = [(self.volumes[k].field.replace, self.volumes[k].field.stop) for k in order]
         a = combine_many(flags, acc, members[order], g_world) * factors[:, None]
-        self.forces.add_many(handles, a * mass[:, None])  # at the centre of mass: no torque to undo
+        self.forces.add_many(rows, a * self._mass[rows][:, None])  # at the centre of mass: no torque to undo
 
-    def _mass_info(self, handle: rp.RigidBodyHandle) -> tuple[float, tuple[float, float, float]] | None:
-        """(mass, local centre of mass) of a body that volumes pull; None for infinite or unknown mass."""
-        mp = self.rw.mass_of.get(self.rw.node_of.get(handle))
-        hit = self._body_info.get(handle)
-        if hit is None or hit[0] is not mp:  # first time, or the mass was set at run time
-            ok = mp is not None and math.isfinite(mp.mass)
-            hit = (mp, (mp.mass, tuple(mp.center_of_mass)) if ok else None)  # type: ignore[union-attr]
-            self._body_info[handle] = hit
-        return hit[1]
-
-    def _hold(self, handle: rp.RigidBodyHandle, b: rp.RigidBody) -> float:
-        scale = float(b.gravity_scale)
-        if handle not in self.factor or scale != 0.0:  # entering, or gravityFactor changed at runtime
-            self.factor[handle] = scale
-            b.gravity_scale = 0.0
-        return self.factor[handle]
-
-    def _members(self) -> tuple[list[rp.RigidBodyHandle], np.ndarray]:
-        """Dynamic bodies overlapping any volume's trigger now (node order) and the (volumes, bodies) mask."""
+    def _mass_arrays(self) -> None:
+        """(mass, local centre of mass, pulled) of every pose row from the model masses (set at run time too);
+        bodies of infinite or unknown mass are not pulled."""
         rw = self.rw
-        world, colliders = rw.world, rw.colliders
-        found: list[set[rp.RigidBodyHandle]] = []
-        for v in self.volumes:
-            hits: set[rp.RigidBodyHandle] = set()
+        self._pulled[:] = False
+        for row, node in enumerate(rw.moving_nodes):
+            mp = rw.mass_of.get(node)
+            if mp is not None and math.isfinite(mp.mass):
+                self._mass[row], self._com[row], self._pulled[row] = mp.mass, mp.center_of_mass, True
+
+    def _release(self, inside: np.ndarray) -> None:
+        """Bodies that left every volume: Rapier's gravity again, with their gravityFactor."""
+        proxies = self.forces.proxies()
+        for r in np.flatnonzero(self._held & ~inside).tolist():
+            proxies[r].gravity_scale = float(self._factor[r])
+        self._held &= inside
+
+    def _hold(self, rows: np.ndarray, edited: bool) -> None:
+        """Hold the gravity_scale of the bodies at ``rows`` at 0, remembering it as their gravityFactor: bodies
+        entering, and (``edited``) held ones whose scale is no longer 0 (a gravityFactor set at run time)."""
+        proxies = self.forces.proxies()
+        check = rows if edited else rows[~self._held[rows]]
+        for r in check.tolist():
+            b = proxies[r]
+            scale = float(b.gravity_scale)
+            if not self._held[r] or scale != 0.0:
+                self._factor[r] = scale
+                self._held[r] = True
+                b.gravity_scale = 0.0
+
+    def _members(self) -> np.ndarray:
+        """(volumes, pose rows) mask of the dynamic bodies overlapping each volume's trigger now."""
+        rw = self.rw
+        colliders, query = rw.colliders, rw.world.query_pipeline
+        row_of = self._row_of_collider
+        masks = np.zeros((len(self.volumes), len(rw._pose_handles)), dtype=bool)
+        for k, v in enumerate(self.volumes):
             for h in v.sensors:
                 c = colliders[h]
-                qf = rp.QueryFilter.only_dynamic().exclude_sensors().groups(c.collision_groups)
-
-                def hit(ch: rp.ColliderHandle, hits: set[rp.RigidBodyHandle] = hits) -> bool:
-                    parent = colliders[ch].parent
-                    if parent is not None:
-                        hits.add(parent)
-                    return True
-
-                world.query_pipeline.intersect_shape(c.position, c.shape, hit, qf)
-            found.append(hits)
-        handles = sorted(set().union(*found), key=lambda x: rw.node_of.get(x, -1)) if found else []
-        mask = np.array([[h in hits for h in handles] for hits in found], dtype=bool).reshape(len(found), -1)
-        return handles, mask
+                qf = self._filters.get(h)
+                if qf is None:
+                    qf = self._filters[h] = rp.QueryFilter.only_dynamic().exclude_sensors().groups(c.collision_groups)
+                hits: list[rp.ColliderHandle] = []
+                query.intersect_shape(c.position, c.shape, hits.append, qf)
+                if hits:  # every collider the only_dynamic query returns is on a dynamic body: in row_of
+                    masks[k, np.fromiter(map(row_of.__getitem__, hits), dtype=np.intp, count=len(hits))] = True
+        return masks
 
 
 def _rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:

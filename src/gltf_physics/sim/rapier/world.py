@@ -508,6 +508,8 @@ class RapierWorld:
         return np.array(b.translation.to_tuple()), np.array(b.rotation.to_tuple())
 
     # -- runtime changes -----------------------------------------------------------------------------
+    motion_edits = 0  # set_motion calls so far: controllers caching body state re-read it when this moves
+
     def set_motion(self, node: int, field: str, value: Any) -> None:
         if node not in self.handle_of:
             raise SimulationError(f"node {node} is not a body", node=node)
@@ -529,6 +531,7 @@ class RapierWorld:
             raise SimulationError(f"motion field {field!r} is not settable", node=node)
         b.wake_up(True)
         self._stale = True
+        self.motion_edits += 1
 
     def _set_mass(self, node: int, b: rp.RigidBody, mass: float) -> None:
         old = self.mass_of.get(node)
