@@ -44,7 +44,7 @@ from ...gltf.transforms import quat_to_matrix
 from ...model.bodies import PhysicsMaterial
 from ...model.scene import PhysicsScene
 from ...model.vehicles import Vehicle, Wheel
-from .thrusters import Thrusters, approach, nearest_body, relative_pose
+from .thrusters import Thrusters, nearest_body, relative_pose
 
 DAMPENER_TIME = 0.25  # s: dampeners remove velocity with this time constant
 MIN_TRAVEL = 1e-3
@@ -57,8 +57,6 @@ class WheelState:
     controller: int  # index in VehicleDriver.rays
     index: int  # wheel index in that controller
     forward_v: np.ndarray  # the wheel's unsteered +Z in the vehicle frame
-    force: float = 0.0
-    steering: float = 0.0
 
 
 class VehicleDriver:
@@ -71,7 +69,14 @@ class VehicleDriver:
         self._build_wheels(scene)
         self._chassis_nodes = [self.rw.node_of[r.chassis()] for r in self.rays]
         self._wheeled = set(self._chassis_nodes)  # chassis nodes (was an O(V) scan per vehicle)
-        self._applied = [(math.nan, math.nan, math.nan)] * len(self.wheels)  # last values given to Rapier
+        n = len(self.wheels)
+        self._applied = np.full((n, 3), np.nan)  # force, steering, brake last given to Rapier, per wheel
+        self._state = np.zeros((n, 2))  # force, steering now (the wheels' ``force`` / ``steering``)
+        self._inputs: _WheelInputs | None = None  # the settings as arrays; None: rebuild (after ``set``)
+        self._driven: list[int] | None = None  # vehicle nodes needing ``_body`` each step; None: rebuild
+        self._world: Any = None  # the world the chassis objects below belong to
+        self._chassis: list[rp.RigidBody] = []
+        self._filter = rp.QueryFilter.new().exclude_sensors()
         self.thrusters = Thrusters(rw, [*scene.thrusters, *scene.hover_thrusters], forces)
         self._thrusters_of: dict[int, list[Any]] = {}  # body node → its thruster states
         for st in self.thrusters.states:
@@ -112,6 +117,7 @@ class VehicleDriver:
     # -- runtime edits ------------------------------------------------------------------------------
     def set(self, kind: str, index: int, name: str, value: Any) -> None:
         """``kind`` vehicle (index = body node), wheel / thruster / hover (index = settings index)."""
+        self._inputs = self._driven = None  # settings changed: rebuild what is derived from them
         if kind == "vehicle":
             v = self.vehicles.get(index)
             if v is None:
@@ -129,7 +135,9 @@ class VehicleDriver:
     # -- stepping ------------------------------------------------------------------------------------
     def before_step(self, dt: float) -> None:
         rw = self.rw
-        for node in self.vehicles:
+        if self._driven is None:
+            self._driven = [node for node, v in self.vehicles.items() if self._needs_body(node, v)]
+        for node in self._driven:
             self._body(node, dt)
         if self.thrusters.states or self.rays:
             rw.world.update_query_pipeline()  # rays see this step's poses (cheap next to a step)
@@ -137,73 +145,48 @@ class VehicleDriver:
         if not self.rays:
             return
         self._wheels_step(dt)
-        qf = rp.QueryFilter.new().exclude_sensors()
-        for ray in self.rays:
-            rw.bodies[ray.chassis()].wake_up(True)
-            ray.update_vehicle(dt, rw.bodies, rw.colliders, rw.world.query_pipeline, qf)
+        if rw.world is not self._world:  # first step or restored: the chassis objects of this world
+            self._world = rw.world
+            self._chassis = [rw.bodies[ray.chassis()] for ray in self.rays]
+        bodies, colliders, query, qf = rw.bodies, rw.colliders, rw.world.query_pipeline, self._filter
+        for ray, chassis in zip(self.rays, self._chassis, strict=True):
+            chassis.wake_up(True)
+            ray.update_vehicle(dt, bodies, colliders, query, qf)
+
+    def _needs_body(self, node: int, v: Vehicle) -> bool:
+        """Whether :meth:`_body` does anything for this vehicle: a wheeled chassis without gyro gets no torque
+        nor dampening force, and the wheel loop wakes it (the same strong wake, before the same update)."""
+        return node not in self._wheeled or any(v.gyro_torque)
 
     def _wheels_step(self, dt: float) -> None:
-        """Every wheel's propulsion, steering and brake in one NumPy pass (the rules of :meth:`_wheel`); the
-        controller is told only the values that changed since the last step (it keeps them)."""
-        ws = self.wheels
-        c = np.array([w.controller for w in ws], dtype=np.int64)
-        vehicles = [self.vehicles.get(node) for node in self._chassis_nodes]
-        has_v = np.array([v is not None for v in vehicles])[c]
-        lin = np.array([v.linear_activation if v is not None else (0.0, 0.0, 0.0) for v in vehicles])[c]
-        ang_y = np.array([v.angular_activation[1] if v is not None else 0.0 for v in vehicles])[c]
-        spec = np.array([(w.spec.target_propulsion_force_ratio, w.spec.target_steering_ratio,
-                          w.spec.max_propulsion_force, w.spec.max_steering_angle,
-                          w.spec.propulsion_force_change_rate, w.spec.steering_change_rate,
-                          w.spec.max_propulsion_force if w.spec.braking_force < 0 else w.spec.braking_force)
-                         for w in ws])
-        forward = np.array([w.forward_v for w in ws])
-        ratio = spec[:, 0] + np.where(has_v, np.einsum("ij,ij->i", lin, forward), 0.0)
-        steer = spec[:, 1] + np.where(has_v, ang_y, 0.0)
-        ratio, steer = np.clip(ratio, -1.0, 1.0), np.clip(steer, -1.0, 1.0)
-        max_speed = np.array([v.max_speed if v is not None else -1.0 for v in vehicles])
-        if np.any(max_speed >= 0):
+        """Every wheel's propulsion, steering and brake in one NumPy pass (the rules of the module docstring,
+        "Inputs"); the controller is told only the values that changed since the last step (it keeps them)."""
+        if self._inputs is None:
+            self._inputs = _WheelInputs.of(self)
+        x = self._inputs
+        ratio, steer = x.ratio, x.steer
+        if x.capped is not None:  # maxSpeed: no propulsion beyond it in the direction of travel
             speed = np.array([r.current_vehicle_speed if m >= 0 else 0.0
-                              for r, m in zip(self.rays, max_speed.tolist(), strict=True)])[c]
-            stop = has_v & (max_speed[c] >= 0) & (np.abs(speed) >= max_speed[c]) & (ratio * speed > 0)
+                              for r, m in zip(self.rays, x.max_speed.tolist(), strict=True)])[x.controller]
+            stop = x.capped & (np.abs(speed) >= x.max_speed_w) & (ratio * speed > 0)
             ratio = np.where(stop, 0.0, ratio)
-        force = _approach(np.array([w.force for w in ws]), ratio * spec[:, 2], spec[:, 4], dt)
-        steering = _approach(np.array([w.steering for w in ws]), steer * spec[:, 3], spec[:, 5], dt)
-        damp = np.array([v is not None and v.linear_dampeners for v in vehicles])[c]
-        brake = np.where(damp & (ratio == 0.0), spec[:, 6], 0.0) * dt
-        applied = self._applied
-        for i, (w, f, st, br) in enumerate(zip(ws, force.tolist(), steering.tolist(), brake.tolist(), strict=True)):
-            w.force, w.steering = f, st
+        # force and steering side by side: (W, 2) targets moved at (W, 2) rates
+        self._state = _approach(self._state, np.column_stack([ratio, steer]) * x.limits, x.rates, dt)
+        brake = np.where(x.damp & (ratio == 0.0), x.spec[:, 6], 0.0) * dt
+        now = np.column_stack([self._state, brake])
+        changed = now != self._applied  # NaN (never applied) compares unequal
+        rows = np.flatnonzero(changed.any(axis=1))
+        for i, (f, st, br), (cf, cs, cb) in zip(rows.tolist(), now[rows].tolist(), changed[rows].tolist(),
+                                                strict=True):
+            w = self.wheels[i]
             ray = self.rays[w.controller]
-            last = applied[i]
-            if f != last[0]:
+            if cf:
                 ray.apply_engine_force(w.index, f)
-            if st != last[1]:
+            if cs:
                 ray.set_steering(w.index, st)
-            if br != last[2]:
+            if cb:
                 ray.set_brake(w.index, br)
-            applied[i] = (f, st, br)
-
-    def _wheel(self, w: WheelState, dt: float) -> None:
-        """One wheel's inputs (the reference rules; :meth:`_wheels_step` applies them to all wheels at once)."""
-        spec, ray = w.spec, self.rays[w.controller]
-        vehicle = self.vehicles.get(self.rw.node_of[ray.chassis()])
-        ratio, steer = spec.target_propulsion_force_ratio, spec.target_steering_ratio
-        if vehicle is not None:
-            ratio += float(np.dot(vehicle.linear_activation, w.forward_v))
-            steer += vehicle.angular_activation[1]
-        ratio, steer = min(max(ratio, -1.0), 1.0), min(max(steer, -1.0), 1.0)
-        if vehicle is not None and vehicle.max_speed >= 0:
-            speed = ray.current_vehicle_speed
-            if abs(speed) >= vehicle.max_speed and ratio * speed > 0:
-                ratio = 0.0
-        w.force = approach(w.force, ratio * spec.max_propulsion_force, spec.propulsion_force_change_rate, dt)
-        w.steering = approach(w.steering, steer * spec.max_steering_angle, spec.steering_change_rate, dt)
-        ray.apply_engine_force(w.index, w.force)
-        ray.set_steering(w.index, w.steering)
-        brake = 0.0
-        if vehicle is not None and vehicle.linear_dampeners and ratio == 0.0:
-            brake = spec.max_propulsion_force if spec.braking_force < 0 else spec.braking_force
-        ray.set_brake(w.index, brake * dt)
+        self._applied[rows] = now[rows]
 
     def _body(self, node: int, dt: float) -> None:
         v = self.vehicles[node]
@@ -250,13 +233,51 @@ class VehicleDriver:
     def wheel_states(self) -> list[dict[str, Any]]:
         """Per wheel: node, suspension length (m), contact, force (N), steering (rad) — for reports and tests."""
         out = []
-        for w in self.wheels:
+        for w, (force, steering) in zip(self.wheels, self._state.tolist(), strict=True):
             info = self.rays[w.controller].wheel(w.index)
             ri = info.raycast_info
             out.append({"node": w.spec.node, "suspension_length": float(ri.suspension_length),
-                        "in_contact": bool(ri.is_in_contact), "force": w.force, "steering": w.steering,
+                        "in_contact": bool(ri.is_in_contact), "force": force, "steering": steering,
                         "suspension_force": float(info.wheel_suspension_force)})
         return out
+
+
+@dataclass
+class _WheelInputs:
+    """Per-wheel arrays of what the settings and activations give, rebuilt only when a pointer sets them."""
+
+    controller: np.ndarray  # (W,) index of each wheel's ray-cast controller
+    spec: np.ndarray  # (W, 7) ratio, steering ratio, max force, max angle, force rate, steering rate, brake
+    limits: np.ndarray  # (W, 2) max force, max angle
+    rates: np.ndarray  # (W, 2) force rate, steering rate
+    ratio: np.ndarray  # (W,) propulsion ratio in [−1, 1] (before maxSpeed)
+    steer: np.ndarray  # (W,) steering ratio in [−1, 1]
+    damp: np.ndarray  # (W,) the vehicle has linear dampeners: an idle wheel brakes
+    max_speed: np.ndarray  # (controllers,) the vehicle's maxSpeed (< 0: unlimited or no vehicle)
+    max_speed_w: np.ndarray  # (W,) the same per wheel
+    capped: np.ndarray | None  # (W,) wheels under a maxSpeed; None: no vehicle has one
+
+    @staticmethod
+    def of(driver: VehicleDriver) -> _WheelInputs:
+        ws = driver.wheels
+        c = np.array([w.controller for w in ws], dtype=np.int64)
+        vehicles = [driver.vehicles.get(node) for node in driver._chassis_nodes]
+        has_v = np.array([v is not None for v in vehicles])[c]
+        lin = np.array([v.linear_activation if v is not None else (0.0, 0.0, 0.0) for v in vehicles])[c]
+        ang_y = np.array([v.angular_activation[1] if v is not None else 0.0 for v in vehicles])[c]
+        spec = np.array([(w.spec.target_propulsion_force_ratio, w.spec.target_steering_ratio,
+                          w.spec.max_propulsion_force, w.spec.max_steering_angle,
+                          w.spec.propulsion_force_change_rate, w.spec.steering_change_rate,
+                          w.spec.max_propulsion_force if w.spec.braking_force < 0 else w.spec.braking_force)
+                         for w in ws])
+        forward = np.array([w.forward_v for w in ws])
+        ratio = spec[:, 0] + np.where(has_v, np.einsum("ij,ij->i", lin, forward), 0.0)
+        steer = spec[:, 1] + np.where(has_v, ang_y, 0.0)
+        max_speed = np.array([v.max_speed if v is not None else -1.0 for v in vehicles])
+        capped = has_v & (max_speed[c] >= 0) if np.any(max_speed >= 0) else None
+        damp = np.array([v is not None and v.linear_dampeners for v in vehicles])[c]
+        return _WheelInputs(c, spec, spec[:, 2:4].copy(), spec[:, 4:6].copy(), np.clip(ratio, -1.0, 1.0),
+                            np.clip(steer, -1.0, 1.0), damp, max_speed, max_speed[c], capped)
 
 
 def _friction(materials: list[PhysicsMaterial], index: int | None) -> float:
