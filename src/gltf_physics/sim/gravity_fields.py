@@ -171,13 +171,13 @@ def combine_many(order: Sequence[tuple[bool, bool]], accelerations: np.ndarray, 
     done = np.zeros(n, dtype=bool)
     for (replace, stop), acc, member in zip(order, accelerations, members, strict=True):
         m = member & ~done
-        if replace:
-            a[m] = acc[m]
+        if replace:  # masked in place (the same element operations as a[m] = acc[m], without the gathers)
+            np.copyto(a, acc, where=m[:, None])
         else:
-            a[m] += acc[m]
+            np.add(a, acc, out=a, where=m[:, None])
         if stop:
             done |= m
-    a[~done] += np.asarray(world, dtype=np.float64)
+    np.add(a, np.asarray(world, dtype=np.float64), out=a, where=~done[:, None])
     return a
 
 

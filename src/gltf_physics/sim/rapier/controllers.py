@@ -39,7 +39,6 @@ class Forces:
         self.controllers: list[Any] = []
         self.fresh = True
         self._world: Any = None  # the world the bookkeeping below is about (kept alive: identity, not id())
-        self._proxies: list[rp.RigidBody] | None = None  # live body objects, one per pose row (``rw._read``)
         self._sent = np.full((len(rw._pose_handles), 3), np.nan)  # bulk force per pose row in Rapier (NaN: none)
         self._bulk_rows = np.zeros(0, dtype=np.intp)  # pose rows given a bulk force last step
 
@@ -58,31 +57,24 @@ class Forces:
             self.turned.add(handle)
         self.touched.add(handle)
 
-    def proxies(self) -> list[rp.RigidBody]:
-        """Rapier's live body objects of the pose rows (``rw._pose_handles``), for this world."""
-        if self._proxies is None:
-            bodies = self.rw.bodies
-            self._proxies = [bodies[h] for h in self.rw._pose_handles]
-        return self._proxies
-
     def add_many(self, rows: np.ndarray, forces: np.ndarray) -> None:
         """This step's world forces (N, 3) at the centres of mass of the bodies at pose ``rows`` (ascending),
         one call per step (computed in bulk). Replaces the previous call's: bodies left out lose theirs."""
-        proxies, sent = self.proxies(), self._sent
+        objects, sent = self.rw.body_objects(), self._sent
         left = np.setdiff1d(self._bulk_rows, rows, assume_unique=True)
         for r in left.tolist():
-            proxies[r].reset_forces(False)
+            objects[r].reset_forces(False)
         sent[left] = np.nan
         # Bitwise comparison: equal float64 bits give an equal float32 force in Rapier (and keep -0.0 apart).
         changed = np.any(forces.view(np.int64) != sent[rows].view(np.int64), axis=1)
         for r, f in zip(rows[changed].tolist(), forces[changed].tolist(), strict=True):
-            b = proxies[r]
+            b = objects[r]
             b.reset_forces(False)
             b.add_force(f, True)
         # add_force wakes a body unless its float32 force is zero; an unchanged force must wake it likewise.
         wake = ~changed & np.any(forces.astype(np.float32) != 0.0, axis=1)
         for r in rows[wake].tolist():
-            proxies[r].wake_up(True)
+            objects[r].wake_up(True)
         sent[rows] = forces
         self._bulk_rows = rows
 
@@ -112,9 +104,8 @@ class Forces:
         set every force from zero, exactly as in the run the snapshot came from."""
         restored = self._world is not None
         self._world = world
-        self._proxies = None  # the old objects point into the old world
         if restored:
-            for b in self.proxies():
+            for b in self.rw.body_objects():
                 b.reset_forces(False)
                 b.reset_torques(False)
         self._sent[:] = np.nan

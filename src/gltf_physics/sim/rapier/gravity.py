@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,8 @@ import rapier3d as rp
 from ...model.gravity import GravityField
 from ...model.scene import PhysicsScene
 from ..gravity_fields import combine_many, field_accelerations, node_rotation
+
+_INDEX = attrgetter("index")
 
 
 @dataclass
@@ -56,11 +59,15 @@ class GravityVolumes:
             m = np.asarray(rw._world_m[f.node], dtype=np.float64)
             self.volumes.append(_Volume(f, m, sensors, node_rotation(m), m[:3, 3].copy()))
         n = len(rw._pose_handles)
-        self._row_of_collider: dict[rp.ColliderHandle, int] = {}  # colliders of dynamic bodies → pose row
+        # Collider index → pose row of its body for colliders of dynamic bodies (the volume query is
+        # only_dynamic), else −1. Colliders are never removed, so an index names one collider.
+        size = max((c.index for c in rw.colliders.handles()), default=-1) + 1
+        self._row_of_collider = np.full(size, -1, dtype=np.intp)
         for row, h in enumerate(rw._pose_handles):
             b = rw.bodies[h]
-            if b.is_dynamic:  # only these are pulled (the volume query is only_dynamic)
-                self._row_of_collider.update((c, row) for c in b.colliders)
+            if b.is_dynamic:
+                for c in b.colliders:
+                    self._row_of_collider[c.index] = row
         self._filters: dict[rp.ColliderHandle, rp.QueryFilter] = {}  # per sensor (its groups are fixed)
         self._held = np.zeros(n, dtype=bool)  # bodies whose gravity_scale we hold at 0 …
         self._factor = np.zeros(n)  # … and their gravityFactor meanwhile
@@ -104,7 +111,10 @@ class GravityVolumes:
             self.forces.add_many(rows, np.zeros((0, 3)))
             return
         pose = rw.read_poses()[rows].astype(np.float64)  # (N, 7): quaternion xyzw, translation
-        com = pose[:, 4:] + _rotate(pose[:, :4], self._com[rows])
+        local = self._com[rows]
+        # Every centre of mass at its body origin (+0.0 bits): the rotated offset is +0.0, added as such.
+        turned = _rotate(pose[:, :4], local) if local.view(np.int64).any() else 0.0
+        com = pose[:, 4:] + turned
         g = world.gravity
         g_world = np.array(g.to_tuple() if hasattr(g, "to_tuple") else g, dtype=np.float64)
         order = sorted(range(len(self.volumes)), key=lambda k: -self.volumes[k].field.priority)  # stable
@@ -126,18 +136,18 @@ class GravityVolumes:
 
     def _release(self, inside: np.ndarray) -> None:
         """Bodies that left every volume: Rapier's gravity again, with their gravityFactor."""
-        proxies = self.forces.proxies()
+        objects = self.rw.body_objects()
         for r in np.flatnonzero(self._held & ~inside).tolist():
-            proxies[r].gravity_scale = float(self._factor[r])
+            objects[r].gravity_scale = float(self._factor[r])
         self._held &= inside
 
     def _hold(self, rows: np.ndarray, edited: bool) -> None:
         """Hold the gravity_scale of the bodies at ``rows`` at 0, remembering it as their gravityFactor: bodies
         entering, and (``edited``) held ones whose scale is no longer 0 (a gravityFactor set at run time)."""
-        proxies = self.forces.proxies()
+        objects = self.rw.body_objects()
         check = rows if edited else rows[~self._held[rows]]
         for r in check.tolist():
-            b = proxies[r]
+            b = objects[r]
             scale = float(b.gravity_scale)
             if not self._held[r] or scale != 0.0:
                 self._factor[r] = scale
@@ -158,8 +168,9 @@ class GravityVolumes:
                     qf = self._filters[h] = rp.QueryFilter.only_dynamic().exclude_sensors().groups(c.collision_groups)
                 hits: list[rp.ColliderHandle] = []
                 query.intersect_shape(c.position, c.shape, hits.append, qf)
-                if hits:  # every collider the only_dynamic query returns is on a dynamic body: in row_of
-                    masks[k, np.fromiter(map(row_of.__getitem__, hits), dtype=np.intp, count=len(hits))] = True
+                if hits:
+                    rows = row_of[np.fromiter(map(_INDEX, hits), dtype=np.intp, count=len(hits))]
+                    masks[k, rows[rows >= 0]] = True
         return masks
 
 

@@ -474,20 +474,35 @@ class RapierWorld:
         if 2 * len(awake) >= len(self._pose_handles):  # mostly awake: one full read is cheaper (measured)
             self._last[:] = self._read(self._pose_handles)
             return self._last
-        active = [h for h in awake if h in self._row_of]
-        if active:
-            rows = [self._row_of[h] for h in active]
-            self._last[rows] = self._read(active)
+        rows = [self._row_of[h] for h in awake if h in self._row_of]
+        if rows:
+            objects = self.body_objects()
+            self._last[rows] = self._read_objects([objects[r] for r in rows])
         return self._last
 
+    _objects: tuple[Any, list[rp.RigidBody]] | None = None  # (world, its live body objects of the pose rows)
+
+    def body_objects(self) -> list[rp.RigidBody]:
+        """Rapier's live body objects of the moving bodies, in ``moving_nodes`` order, in the current world
+        (looked up once per world: reading through them skips a set lookup per body and read)."""
+        cached = self._objects
+        if cached is None or cached[0] is not self.world:  # first use, or a restored world
+            bodies = self.world.rigid_bodies
+            cached = self._objects = (self.world, [bodies[h] for h in self._pose_handles])
+        return cached[1]
+
     def _read(self, handles: list[rp.RigidBodyHandle]) -> np.ndarray:
+        if handles is self._pose_handles:
+            return self._read_objects(self.body_objects())
         bodies = self.world.rigid_bodies
+        return self._read_objects([bodies[h] for h in handles])
+
+    def _read_objects(self, objects: list[rp.RigidBody]) -> np.ndarray:
         if self._fast_poses:
-            blob = b"".join([bodies[h].position.to_bytes() for h in handles])
+            blob = b"".join([b.position.to_bytes() for b in objects])
             return np.frombuffer(blob, dtype="<f4").reshape(-1, 9)[:, 2:]
-        out = np.empty((len(handles), 7), dtype=np.float32)
-        for i, h in enumerate(handles):
-            b = bodies[h]
+        out = np.empty((len(objects), 7), dtype=np.float32)
+        for i, b in enumerate(objects):
             out[i, :4] = b.rotation.to_tuple()
             out[i, 4:] = b.translation.to_tuple()
         return out
