@@ -67,6 +67,18 @@ def test_free_body_accelerates_at_force_over_mass():
     assert w.pose(0)[0][2] == pytest.approx(5.0 * (1 + 1 / 240) / 2, rel=0.02)
 
 
+def test_restore_replays_a_ramping_thruster_exactly():
+    # 50 N reached at 25 N/s: the ramp is halfway at the snapshot and goes on from there after a restore
+    w = World(ship(Thruster(1, 0, max_force=50.0, target_force_ratio=1.0, force_change_rate=25.0)))
+    w.run(1.0)
+    snap = w.snapshot()
+    w.run(0.5)
+    first = velocity(w)
+    w.restore(snap)
+    w.run(0.5)
+    assert np.array_equal(velocity(w), first)
+
+
 def test_dampeners_do_not_fight_an_axis_that_is_thrusting():
     w = World(ship(Thruster(1, 0, max_force=50.0, target_force_ratio=1.0), dampeners=True))
     w.run(1.0)

@@ -145,6 +145,18 @@ def test_seat_frame_follows_the_car():
         w.seat_frame(0)
 
 
+def test_restore_takes_back_inputs_set_after_the_snapshot():
+    w = settled()
+    start = w.pose(0)[0].copy()
+    snap = w.snapshot()
+    w.set(BODY + "linearActivation", [0, 0, 1])
+    w.run(0.5)
+    assert w.pose(0)[0][2] - start[2] > 0.1  # driven
+    w.restore(snap)
+    w.run(0.5)
+    assert abs(w.pose(0)[0][2] - start[2]) < 1e-3  # the input went with the restore: it stays put
+
+
 def test_bad_vehicle_pointer_value_is_a_simulation_error():
     w = World(car())
     with pytest.raises(SimulationError) as e:

@@ -289,8 +289,8 @@ class World:
         return self.engine.snapshot(), self.step_count, self.recording.count if self.recording else 0
 
     def restore(self, snap: tuple[Any, ...]) -> None:
-        """Go back to a :meth:`snapshot` of this World: bodies, time and the recording (frames after it are
-        dropped).
+        """Go back to a :meth:`snapshot` of this World: bodies, time, the recording (frames after it are
+        dropped) and every value set by pointer since (vehicle inputs, gravity volumes included).
 
         Example:
             >>> state = world.snapshot(); world.step(); world.restore(state); world.step_count

@@ -78,6 +78,15 @@ class Forces:
         sent[rows] = forces
         self._bulk_rows = rows
 
+    def state(self) -> tuple[Any, ...]:
+        """Every controller's own state (holds, ramps, pointer-set settings) for a world snapshot."""
+        return tuple(c.state() for c in self.controllers)
+
+    def restore(self, state: tuple[Any, ...]) -> None:
+        """Back to a :meth:`state`; the forces are sent again from zero at the next step (``fresh``)."""
+        for c, st in zip(self.controllers, state, strict=True):
+            c.restore(st)
+
     def before_step(self, dt: float) -> None:
         rw = self.rw
         world = rw.world

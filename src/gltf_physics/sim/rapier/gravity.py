@@ -86,6 +86,17 @@ class GravityVolumes:
         for v in hits:
             v.field = dataclasses.replace(v.field, **{name: _coerce(v.field, name, value)})
 
+    def state(self) -> tuple[np.ndarray, np.ndarray, list[GravityField]]:
+        """Which bodies are held (their gravity_scale 0 in the world) with their gravityFactor, and the
+        volumes' settings (pointers may set them): what a snapshot needs beside the Rapier world."""
+        return self._held.copy(), self._factor.copy(), [v.field for v in self.volumes]
+
+    def restore(self, state: tuple[np.ndarray, np.ndarray, list[GravityField]]) -> None:
+        held, factor, fields = state
+        self._held[:], self._factor[:] = held, factor
+        for v, f in zip(self.volumes, fields, strict=True):
+            v.field = f
+
     def before_step(self, dt: float) -> None:
         rw = self.rw
         world = rw.world

@@ -127,6 +127,14 @@ class Thrusters:
                 n += 1
         return n
 
+    def state(self) -> list[tuple[Any, float, np.ndarray, np.ndarray]]:
+        """Per thruster: settings (pointers may set them), force ratio, gimbal and last force, for snapshots."""
+        return [(s.spec, s.ratio, s.gimbal.copy(), s.last_force.copy()) for s in self.states]
+
+    def restore(self, state: list[tuple[Any, float, np.ndarray, np.ndarray]]) -> None:
+        for s, (spec, ratio, gimbal, force) in zip(self.states, state, strict=True):
+            s.spec, s.ratio, s.gimbal, s.last_force = spec, ratio, gimbal.copy(), force.copy()
+
     def before_step(self, dt: float, vehicles: dict[int, Vehicle]) -> None:
         bodies = self.rw.bodies
         for s in self.states:

@@ -132,6 +132,23 @@ class VehicleDriver:
         elif self.thrusters.set(index, kind, name, value) == 0:
             raise ValueError(f"no simulated {kind} thruster uses settings {index}")
 
+    # -- snapshots -----------------------------------------------------------------------------------
+    def state(self) -> tuple[Any, ...]:
+        """What a snapshot needs beside the Rapier world: the ray-cast controllers (suspension, speed and
+        the wheel values they were given), the force and steering ramps, pointer-set settings, thrusters."""
+        return ([r.to_bytes() for r in self.rays], self._applied.copy(), self._state.copy(), dict(self.vehicles),
+                [w.spec for w in self.wheels], self.thrusters.state())
+
+    def restore(self, state: tuple[Any, ...]) -> None:
+        rays, applied, ramps, vehicles, specs, thrusters = state
+        self.rays = [rp.DynamicRayCastVehicleController.from_bytes(b) for b in rays]
+        self._applied, self._state, self.vehicles = applied.copy(), ramps.copy(), dict(vehicles)
+        for w, spec in zip(self.wheels, specs, strict=True):
+            w.spec = spec
+        self.thrusters.restore(thrusters)
+        self._inputs = self._driven = None  # derived from the settings
+        self._world = None  # the chassis objects belong to the old world
+
     # -- stepping ------------------------------------------------------------------------------------
     def before_step(self, dt: float) -> None:
         rw = self.rw

@@ -562,11 +562,12 @@ class RapierWorld:
         b.locked_axes = _locks(new) or rp.LockedAxes.empty()
 
     # -- snapshots -----------------------------------------------------------------------------------
-    def snapshot(self) -> tuple[bytes, int, Any, dict[int, MassProperties]]:
-        return self.world.snapshot(), self.substep_count, self.triggers.state(), dict(self.mass_of)
+    def snapshot(self) -> tuple[bytes, int, Any, dict[int, MassProperties], tuple[Any, ...]]:
+        controls = tuple(c.state() for c in self.controllers)  # gravity holds, vehicle ramps, their settings
+        return self.world.snapshot(), self.substep_count, self.triggers.state(), dict(self.mass_of), controls
 
-    def restore(self, snap: tuple[bytes, int, Any, dict[int, MassProperties]]) -> None:
-        blob, count, trig_state, masses = snap
+    def restore(self, snap: tuple[bytes, int, Any, dict[int, MassProperties], tuple[Any, ...]]) -> None:
+        blob, count, trig_state, masses, controls = snap
         world = rp.PhysicsWorld.restore(blob)
         self._collector = rp.ChannelEventCollector()
         world.event_handler = self._collector
@@ -578,6 +579,8 @@ class RapierWorld:
         self._stale = True
         if self.joints is not None:
             self.joints.restored()
+        for c, st in zip(self.controllers, controls, strict=True):
+            c.restore(st)
 
 
 def solver_iterations(frequency: float) -> int:
