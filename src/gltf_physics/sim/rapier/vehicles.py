@@ -73,6 +73,7 @@ class VehicleDriver:
         self._applied = np.full((n, 3), np.nan)  # force, steering, brake last given to Rapier, per wheel
         self._state = np.zeros((n, 2))  # force, steering now (the wheels' ``force`` / ``steering``)
         self._inputs: _WheelInputs | None = None  # the settings as arrays; None: rebuild (after ``set``)
+        self._settled: float | None = None  # the dt at which the wheel values stopped changing (None: not)
         self._driven: list[int] | None = None  # vehicle nodes needing ``_body`` each step; None: rebuild
         self._world: Any = None  # the world the chassis objects below belong to
         self._chassis: list[rp.RigidBody] = []
@@ -179,7 +180,9 @@ class VehicleDriver:
         """Every wheel's propulsion, steering and brake in one NumPy pass (the rules of the module docstring,
         "Inputs"); the controller is told only the values that changed since the last step (it keeps them)."""
         if self._inputs is None:
-            self._inputs = _WheelInputs.of(self)
+            self._inputs, self._settled = _WheelInputs.of(self), None
+        if self._settled == dt:
+            return
         x = self._inputs
         ratio, steer = x.ratio, x.steer
         if x.capped is not None:  # maxSpeed: no propulsion beyond it in the direction of travel
@@ -204,6 +207,11 @@ class VehicleDriver:
             if cb:
                 ray.set_brake(w.index, br)
         self._applied[rows] = now[rows]
+        if len(rows) == 0 and x.capped is None:
+            # Nothing moved: every ramp sits on its target (a ramp that did not move has reached it, or its
+            # rate is 0), and without maxSpeed nothing depends on the motion, so the next steps give these same
+            # values, bit for bit, until a pointer or a restore changes the inputs.
+            self._settled = dt
 
     def _body(self, node: int, dt: float) -> None:
         v = self.vehicles[node]
