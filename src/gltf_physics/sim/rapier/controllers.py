@@ -88,6 +88,7 @@ class Forces:
             c.restore(st)
 
     def before_step(self, dt: float) -> None:
+        """Clear last step's individual forces, then run every controller for the coming engine step."""
         rw = self.rw
         world = rw.world
         self.fresh = world is not self._world

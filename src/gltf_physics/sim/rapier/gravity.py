@@ -92,12 +92,14 @@ class GravityVolumes:
         return self._held.copy(), self._factor.copy(), [v.field for v in self.volumes]
 
     def restore(self, state: tuple[np.ndarray, np.ndarray, list[GravityField]]) -> None:
+        """Back to a :meth:`state` (the world restored beside it holds the same gravity scales)."""
         held, factor, fields = state
         self._held[:], self._factor[:] = held, factor
         for v, f in zip(self.volumes, fields, strict=True):
             v.field = f
 
     def before_step(self, dt: float) -> None:
+        """Pull every dynamic body inside a volume for the coming engine step (held scale, one force)."""
         rw = self.rw
         world = rw.world
         fresh = self.forces.fresh  # first step, or a restored world: the query BVH must be built

@@ -132,6 +132,7 @@ class Thrusters:
         return [(s.spec, s.ratio, s.gimbal.copy(), s.last_force.copy()) for s in self.states]
 
     def restore(self, state: list[tuple[Any, float, np.ndarray, np.ndarray]]) -> None:
+        """Back to a :meth:`state`."""
         for s, (spec, ratio, gimbal, force) in zip(self.states, state, strict=True):
             s.spec, s.ratio, s.gimbal, s.last_force = spec, ratio, gimbal.copy(), force.copy()
 

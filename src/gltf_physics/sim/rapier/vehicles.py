@@ -141,6 +141,7 @@ class VehicleDriver:
                 [w.spec for w in self.wheels], self.thrusters.state())
 
     def restore(self, state: tuple[Any, ...]) -> None:
+        """Back to a :meth:`state`: the ray-cast controllers are the snapshot's copies."""
         rays, applied, ramps, vehicles, specs, thrusters = state
         self.rays = [rp.DynamicRayCastVehicleController.from_bytes(b) for b in rays]
         self._applied, self._state, self.vehicles = applied.copy(), ramps.copy(), dict(vehicles)
@@ -152,6 +153,7 @@ class VehicleDriver:
 
     # -- stepping ------------------------------------------------------------------------------------
     def before_step(self, dt: float) -> None:
+        """Vehicle bodies, thrusters and wheels for the coming engine step."""
         rw = self.rw
         if self._driven is None:
             self._driven = [node for node, v in self.vehicles.items() if self._needs_body(node, v)]
