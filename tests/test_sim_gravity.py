@@ -196,6 +196,23 @@ def test_gravity_factor_scales_the_volume_pull():
     assert one_step_velocity(sc) == pytest.approx([0, -DT, 0], rel=1e-5)
 
 
+def test_gravity_factor_set_inside_a_volume_scales_its_pull_zero_included():
+    # DIGEST §11: the volume's pull is scaled by the body's gravityFactor, also one set at run time; 0 must
+    # stop the pull (it used to read as "unchanged" because the held gravity_scale is 0 too)
+    sc = scene([GravityField(0, GravityType.DIRECTIONAL, 4.0, stop=True)], [Trigger(0, shape=Sphere(10.0))])
+    w = World(sc)
+    vy = lambda: w.engine.bodies[w.engine.handle_of[1]].linvel.to_tuple()[1]  # noqa: E731
+    w.step()
+    assert vy() == pytest.approx(-4 * DT, rel=1e-5)
+    w.set("/nodes/1/extensions/KHR_physics_rigid_bodies/motion/gravityFactor", 0.0)
+    w.step()
+    assert vy() == pytest.approx(-4 * DT, rel=1e-5)
+    w.set("/nodes/1/extensions/KHR_physics_rigid_bodies/motion/gravityFactor", 0.5)
+    w.step()
+    assert vy() == pytest.approx(-6 * DT, rel=1e-5)
+    assert w.engine.bodies[w.engine.handle_of[1]].gravity_scale == 0.0  # Rapier's own gravity stays off
+
+
 def test_leaving_a_volume_restores_world_gravity_with_the_factor():
     # a sideways volume (x ≤ 1 only) the ball leaves after its first step (it starts moving at 120 m/s)
     sc = scene([GravityField(0, GravityType.DIRECTIONAL, 6.0, direction=(0, 1, 0))],

@@ -13,8 +13,8 @@ volumes a body is in are those of its current pose, the first step included):
   given to Rapier). Bodies of infinite mass are not pulled.
 
 The gravityFactor of a body is remembered while its scale is held at 0; a runtime ``gravityFactor`` change
-(``World.set``) while inside a volume shows up as a non-zero gravity_scale and is adopted as the new factor
-(held scales are read back only after such a change or a restore: nothing else sets them).
+(``World.set``) reaches :meth:`GravityVolumes.factor_set` first, which adopts it as the held factor (0
+included) instead of letting it into Rapier's gravity_scale.
 Pair filters needed beyond 32 collision systems are not applied to the volume test (groups only).
 """
 
@@ -85,6 +85,15 @@ class GravityVolumes:
             raise ValueError(f"node {node} has no gravity volume")
         for v in hits:
             v.field = dataclasses.replace(v.field, **{name: _coerce(v.field, name, value)})
+
+    def factor_set(self, node: int, factor: float) -> bool:
+        """Adopt a gravityFactor set at run time on a body held inside a volume (its gravity_scale stays 0);
+        False when ``node`` is not held, so the caller sets Rapier's gravity_scale itself."""
+        row = self.rw._row_of.get(self.rw.handle_of.get(node))
+        if row is None or not self._held[row]:
+            return False
+        self._factor[row] = factor
+        return True
 
     def state(self) -> tuple[np.ndarray, np.ndarray, list[GravityField]]:
         """Which bodies are held (their gravity_scale 0 in the world) with their gravityFactor, and the

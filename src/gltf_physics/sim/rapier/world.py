@@ -64,8 +64,9 @@ from ..animation import AnimationSchedule
 from ..errors import SimulationError
 from ..triggers import TriggerTracker
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
-from .controllers import build_controllers
+from .controllers import build_controllers, controller_of
 from .frames import world_matrices
+from .gravity import GravityVolumes
 from .shapes import collider_builder
 
 try:  # the joint driver is written beside this module; the world runs without it
@@ -540,7 +541,10 @@ class RapierWorld:
             if self.joints is not None:  # an articulation link moves by its joint coordinates
                 self.joints.velocity_set(self.handle_of[node], field == "angular_velocity")
         elif field == "gravity_factor":
-            b.gravity_scale = float(value)
+            # A body held inside a gravity volume keeps gravity_scale 0; the volumes take the factor instead.
+            volumes = controller_of(self, GravityVolumes) if self.controllers else None
+            if volumes is None or not volumes.factor_set(node, float(value)):
+                b.gravity_scale = float(value)
         elif field == "mass":
             self._set_mass(node, b, float(value))
         else:
