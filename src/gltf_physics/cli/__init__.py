@@ -15,6 +15,7 @@ import sys
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import typer
+from typer._click.exceptions import UsageError as ClickUsageError  # typer 0.26–0.28 carries its own click
 
 from . import batch, common, compare, convert, info, simulate, sweep, validate, view
 
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     try:
         code = typer.main.get_command(app).main(args=args, prog_name="gltf-physics", standalone_mode=False)
-    except common.ClickUsageError as e:
+    except ClickUsageError as e:
         if type(e).__name__ == "NoArgsIsHelpError":  # bare `gltf-physics`: the help, as click shows it
             e.show()
             raise SystemExit(0) from None
