@@ -1,10 +1,11 @@
 """Start-up CPU of the command line (issue 14: `--help` and `info` on a tiny file ≤ 0.25 s CPU).
 
 Runs each command as a fresh process several times and reports the median user+system CPU seconds of the
-child (``os.wait4``), beside baselines run the same way: an empty interpreter, and the imports every command
-pays before doing anything (typer and rich; typer's pydantic-based parameter coercion; numpy). Measured with
-bytecode caches (as an installed package runs) and, for reference, without (PYTHONDONTWRITEBYTECODE, every
-module compiled from source on each start). Also lists heavy modules each command loads that it should not.
+child (``os.wait4``), beside baselines run the same way: an empty interpreter, the imports every command pays
+before doing anything (typer), what printing a table adds (rich), what `info` cannot do without (numpy: the read
+path's transforms and mass properties) and what typer 0.29's pydantic coercion would add per command (the reason
+pyproject.toml pins typer < 0.29). Measured with bytecode caches, as an installed package runs (the caches are
+written by the first, unmeasured run). Also lists the heavy modules each command loads.
 Run: ``python bench/cli.py [--repeat N]``.
 """
 
@@ -17,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from importlib import metadata
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -25,7 +27,8 @@ TINY = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
         "extensions": {"KHR_implicit_shapes": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1]}}]}},
         "nodes": [{"name": "box", "extensions": {"KHR_physics_rigid_bodies": {
             "motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}}}]}
-HEAVY = ["numpy", "rapier3d", "matplotlib", "pyarrow", "dask", "distributed", "pydantic"]
+HEAVY = ["numpy", "rapier3d", "matplotlib", "pyarrow", "dask", "distributed", "pydantic", "rich"]
+ONE_THREAD = "import os; os.environ['OPENBLAS_NUM_THREADS'] = '1'; "  # as cli/__init__.py sets it
 
 
 def cpu_seconds(argv: list[str], env: dict[str, str]) -> float:
@@ -49,6 +52,14 @@ def loaded(args: list[str], env: dict[str, str]) -> list[str]:
     return result.stderr.strip().splitlines()[-1:] or [""]
 
 
+def _version(distribution: str) -> str:
+    """The installed version of ``distribution``, or ``""``."""
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
@@ -58,26 +69,28 @@ def main() -> None:
         tiny.write_text(json.dumps(TINY), encoding="utf-8")
         base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         base["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), base.get("PYTHONPATH")]))
-        cold = {**base, "PYTHONDONTWRITEBYTECODE": "1"}
         py = [sys.executable]
-        baselines = [("python -c pass", ["-c", "pass"]), ("import typer, rich.console", ["-c",
-                     "import typer, rich.console"]), ("+ typer's parameter coercion (pydantic)", ["-c",
-                     "import typer, rich.console, typer._adapters"]),
-                     ("import numpy (one BLAS thread)", ["-c", "import os; os.environ['OPENBLAS_NUM_THREADS']='1';"
-                                                         " import numpy"]),
-                     ("import numpy (default BLAS threads)", ["-c", "import numpy"])]
+        baselines = [("python -c pass", ["-c", "pass"]), ("import typer", ["-c", "import typer"]),
+                     ("import typer, rich.console, rich.table", ["-c", "import typer, rich.console, rich.table"]),
+                     ("import numpy (one BLAS thread)", ["-c", ONE_THREAD + "import numpy"]),
+                     ("import numpy (default BLAS threads)", ["-c", "import numpy"]),
+                     ("import typer, numpy (one BLAS thread)", ["-c", ONE_THREAD + "import typer, numpy"]),
+                     ("+ pydantic TypeAdapter (typer 0.29 coercion)", ["-c", "import typer, rich.console; "
+                      "from pydantic import TypeAdapter; TypeAdapter(int).validate_python('1')"])]
         commands = [("gltf-physics --help", ["--help"]), ("gltf-physics info tiny.gltf", ["info", str(tiny)]),
+                    ("gltf-physics info tiny.gltf --json", ["info", str(tiny), "--json"]),
                     ("gltf-physics batch --help", ["batch", "--help"]), ("gltf-physics sweep --help",
                                                                          ["sweep", "--help"])]
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; median of {args.repeat} runs; "
-              "target ≤ 0.25 s for --help and info")
-        print(f"{'process':<44} {'CPU s':>7} {'no .pyc':>8}  heavy modules loaded")
+              f"typer {_version('typer')}; target ≤ 0.25 s for --help and info")
+        print(f"{'process':<44} {'CPU s':>7}  heavy modules loaded")
         for name, argv in baselines:
+            if "pydantic" in name and not _version("pydantic"):
+                continue
             print(f"{name:<44} {median_cpu(py + argv, base, args.repeat):>7.3f}")
         for name, argv in commands:
-            warm = median_cpu([*py, "-m", "gltf_physics", *argv], base, args.repeat)
-            nocache = median_cpu([*py, "-m", "gltf_physics", *argv], cold, args.repeat)
-            print(f"{name:<44} {warm:>7.3f} {nocache:>8.3f}  {loaded(argv, base)[0] or '-'}")
+            cpu = median_cpu([*py, "-m", "gltf_physics", *argv], base, args.repeat)
+            print(f"{name:<44} {cpu:>7.3f}  {loaded(argv, base)[0] or '-'}")
 
 
 if __name__ == "__main__":

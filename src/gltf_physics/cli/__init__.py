@@ -7,32 +7,56 @@ tracebacks of unexpected errors.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from collections.abc import Iterable
+from typing import Any
 
 # Before anything imports numpy: OpenBLAS would start a thread per core at import (~0.13 s CPU on every
 # command, measured by bench/cli.py) for arrays of a few rows; a user's own setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import typer
+from typer._click.exceptions import UsageError as ClickUsageError  # typer 0.26–0.28 carries its own click
 
-from . import batch, common, compare, convert, info, simulate, sweep, validate, view
+from . import common
 
-# Plain help text: typer's rich-formatted help imports rich.markdown and markdown-it (~0.1 s CPU), a third of
-# the `--help` start-up budget (issue 14: ≤ 0.25 s).
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True, rich_markup_mode=None,
-                  help="Read, validate, convert and simulate physics in glTF files "
-                       "(OMI_physics_* and KHR_physics_rigid_bodies, every generation).")
-app.callback()(common.top_level)
-# Registration order is the order `--help` lists the commands in.
-app.command()(info.info)
-app.command()(validate.validate)
-app.command()(convert.convert)
-app.command()(simulate.simulate)
-app.command()(view.view)
-app.command()(compare.compare)
-app.add_typer(batch.app, name="batch")
-app.command()(sweep.sweep)
+# Every command, in the order `--help` lists them; each lives in the module of its name (cli/<name>.py).
+COMMANDS = ("info", "validate", "convert", "simulate", "view", "compare", "batch", "sweep")
+
+
+def build_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
+    """The typer app with the commands ``names`` (all by default)."""
+    # Plain help text: typer's rich-formatted help imports rich.markdown and markdown-it (~0.1 s CPU), a third of
+    # the `--help` start-up budget (issue 14: ≤ 0.25 s).
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
+                      rich_markup_mode=None, help="Read, validate, convert and simulate physics in glTF files "
+                      "(OMI_physics_* and KHR_physics_rigid_bodies, every generation).")
+    app.callback()(common.top_level)
+    for name in names:
+        module = importlib.import_module(f".{name}", __name__)
+        if name == "batch":  # a group of subcommands
+            app.add_typer(module.app, name=name)
+        else:
+            app.command()(getattr(module, name))
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    # `from gltf_physics.cli import app` (typer.testing, embedding): the app with every command, built once.
+    if name == "app":
+        app = globals()["app"] = build_app()
+        return app
+    raise AttributeError(name)
+
+
+def _commands_needed(args: list[str]) -> Iterable[str]:
+    """Only the command named first on the command line: typer builds each registered command's parameters
+    from its signature at start-up (~3 ms CPU a command), and its module is imported for that. Anything else
+    (the top-level `--help` or `--version`, no command, a mistyped one) gets every command, as click lists or
+    suggests them."""
+    return args[:1] if args[:1] and args[0] in COMMANDS else COMMANDS
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -45,8 +69,9 @@ def main(argv: list[str] | None = None) -> None:
             reconfigure(errors="backslashreplace")
     args = sys.argv[1:] if argv is None else argv
     try:
-        code = typer.main.get_command(app).main(args=args, prog_name="gltf-physics", standalone_mode=False)
-    except common.ClickUsageError as e:
+        command = typer.main.get_command(build_app(_commands_needed(args)))
+        code = command.main(args=args, prog_name="gltf-physics", standalone_mode=False)
+    except ClickUsageError as e:
         if type(e).__name__ == "NoArgsIsHelpError":  # bare `gltf-physics`: the help, as click shows it
             e.show()
             raise SystemExit(0) from None
@@ -57,4 +82,4 @@ def main(argv: list[str] | None = None) -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "build_app", "main"]

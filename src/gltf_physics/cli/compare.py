@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from .common import UsageError, clean_errors, out
 
@@ -36,6 +35,8 @@ def compare(
     if as_json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
         return
+    from rich.table import Table
+
     table = Table("node", "name", "engine", "final Δpos (m)", "max Δpos (m)", "final Δangle (°)",
                   "max Δangle (°)", box=None)
     for b in result.bodies:

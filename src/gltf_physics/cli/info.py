@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from .common import clean_errors, out
 
@@ -37,6 +35,9 @@ def info(file: Path, as_json: Annotated[bool, typer.Option("--json", help="Print
 
 
 def _print_summary(s: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
     from .messages import NO_PHYSICS
 
     out.print(f"[bold]{escape(s['file'])}[/bold]")

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from .common import UsageError, clean_errors, out
 from .options import at_least, choice, suffix
@@ -104,6 +103,7 @@ def _load_schedule(path: Path) -> Any:
 def _run_with_progress(world: Any, seconds: float, each_step: Callable[[Any], None] | None = None) -> None:
     """Run with a progress bar on a terminal for long runs; the trace is written as the run goes, so the bar
     covers the writing too."""
+    from rich.console import Console
     from rich.progress import Progress
 
     steps = max(0, round(seconds * world.rate))
