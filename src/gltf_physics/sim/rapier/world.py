@@ -547,11 +547,12 @@ class RapierWorld:
         b.locked_axes = _locks(new) or rp.LockedAxes.empty()
 
     # -- snapshots -----------------------------------------------------------------------------------
-    def snapshot(self) -> tuple[bytes, int, Any, dict[int, MassProperties]]:
-        return self.world.snapshot(), self.substep_count, self.triggers.state(), dict(self.mass_of)
+    def snapshot(self) -> tuple[bytes, int, Any, dict[int, MassProperties], Any]:
+        joints = self.joints.state() if self.joints is not None else None  # the aimed rows' bookkeeping
+        return self.world.snapshot(), self.substep_count, self.triggers.state(), dict(self.mass_of), joints
 
-    def restore(self, snap: tuple[bytes, int, Any, dict[int, MassProperties]]) -> None:
-        blob, count, trig_state, masses = snap
+    def restore(self, snap: tuple[bytes, int, Any, dict[int, MassProperties], Any]) -> None:
+        blob, count, trig_state, masses, joints = snap
         world = rp.PhysicsWorld.restore(blob)
         self._collector = rp.ChannelEventCollector()
         world.event_handler = self._collector
@@ -562,7 +563,7 @@ class RapierWorld:
         self.mass_of = dict(masses)
         self._stale = True
         if self.joints is not None:
-            self.joints.restored()
+            self.joints.restored(joints)
 
 
 def solver_iterations(frequency: float) -> int:
