@@ -833,7 +833,7 @@ class _AimedBatch:
         if self.templates is None:
             self.templates = [_frame_template(rw, b, a) for b, a in self.items]
         joints, items, templates = rw.impulse_joints, self.items, self.templates
-        rot1, rot2 = frame1.astype("<f4"), frame2.astype("<f4")  # Rapier's f32, rounded as its setter rounds
+        rot1, rot2 = frame1.astype("<f4"), frame2.astype("<f4")  # Rapier stores f32
         for k, i in enumerate(rows.tolist()):
             b, a = items[i]
             template = templates[i]
@@ -869,9 +869,13 @@ _FRAMES = slice(8, 72)
 _FRAME_WORDS = [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14]  # f32 words of _FRAMES holding the two frames
 
 
+_PROBE = (np.array([0.0, 0.6, 0.0, 0.8], dtype="<f4"), np.array([0.28, 0.0, 0.96, 0.0], dtype="<f4"))
+
+
 def _frame_template(rw: Any, b: _Built, a: _Aimed) -> bytearray | None:
-    """The joint's bytes when its frames sit where ``_ROT1``/``_ROT2`` say (their values read back equal the
-    joint's frames and a round trip through ``from_bytes`` is exact); ``None``: use the frame setters."""
+    """The joint's bytes when its frames sit where ``_ROT1``/``_ROT2`` say: their words read back as the
+    joint's frames, and two probe rotations patched in there come back from ``from_bytes`` as its two frame
+    rotations, the rest of the joint unchanged; ``None``: use the frame setters."""
     data = _data(rw, a.handle)
     blob = data.to_bytes()
     f1, f2 = data.local_frame1, data.local_frame2
@@ -880,7 +884,12 @@ def _frame_template(rw: Any, b: _Built, a: _Aimed) -> bytearray | None:
     if len(blob) < _FRAMES.stop or not np.array_equal(np.frombuffer(blob[_FRAMES], dtype="<f4")[_FRAME_WORDS],
                                                       expect):
         return None
-    if r.GenericJoint.from_bytes(blob).to_bytes() != blob:
+    probe = bytearray(blob)
+    probe[_ROT1], probe[_ROT2] = _PROBE[0].tobytes(), _PROBE[1].tobytes()
+    back = r.GenericJoint.from_bytes(bytes(probe))
+    if (not np.array_equal(np.array(back.local_frame1.rotation.to_tuple(), dtype="<f4"), _PROBE[0])
+            or not np.array_equal(np.array(back.local_frame2.rotation.to_tuple(), dtype="<f4"), _PROBE[1])
+            or back.to_bytes() != bytes(probe)):
         return None
     return bytearray(blob)
 
