@@ -775,7 +775,9 @@ class _AimedBatch:
         self.frame1: np.ndarray | None = None  # frame rotations as last written (None: write every row)
         self.frame2: np.ndarray | None = None
         self.prev: np.ndarray | None = None  # each joint's relative rotation at the last step
-        self.templates: list[bytearray | None] | None = None  # each joint's bytes (see _write)
+        self.templates: np.ndarray | None = None  # each joint's bytes, (N, L) uint8 (see _write)
+        self.fast = np.zeros(len(items), dtype=bool)  # rows written as bytes
+        self.views: list[Any] | None = None  # each joint's live ImpulseJoint view
         self.rows: np.ndarray | None = None  # each side body's row in the world's pose cache (−1: none)
         self.others = np.zeros(0, dtype=np.int64)
 
@@ -786,6 +788,7 @@ class _AimedBatch:
         fits = state is not None and all(x is None or len(x) == len(self.items) for x in state)
         self.frame1, self.frame2, self.prev = state if fits else (None, None, None)  # else: turn every row
         self.frame1, self.frame2, self.prev = self.state()  # copies: the snapshot may be restored again
+        self.views = None  # they were views into the world before the restore
 
     def _rotations(self, rw: Any) -> np.ndarray:
         """Every side's body rotation (N, 4). From the world's pose cache (``read_poses``: nothing to read
@@ -828,24 +831,41 @@ class _AimedBatch:
         self._write(rw, rows, frame1, frame2)
 
     def _write(self, rw: Any, rows: np.ndarray, frame1: np.ndarray, frame2: np.ndarray) -> None:
-        """Set the frame rotations of ``rows``: each joint's bytes with its two rotations replaced, assigned
-        whole (≈ 5 µs a joint), where the template check (:func:`_frame_template`) passed; else the setters."""
+        """Set the frame rotations of ``rows``: each joint's bytes with its two rotations replaced (all rows
+        patched at once in NumPy), assigned whole to its live view (≈ 3 µs a joint), where the template check
+        (:func:`_frame_template`) passed; else the setters."""
         if self.templates is None:
-            self.templates = [_frame_template(rw, b, a) for b, a in self.items]
-        joints, items, templates = rw.impulse_joints, self.items, self.templates
-        rot1, rot2 = frame1.astype("<f4"), frame2.astype("<f4")  # Rapier stores f32
-        for k, i in enumerate(rows.tolist()):
-            b, a = items[i]
-            template = templates[i]
-            if template is not None:
-                template[_ROT1] = rot1[k].tobytes()
-                template[_ROT2] = rot2[k].tobytes()
-                joints.get(a.handle).data = r.GenericJoint.from_bytes(bytes(template))
-                continue
+            self._make_templates(rw)
+        fast = self.fast[rows]
+        if fast.any():
+            picked = rows[fast]
+            blobs = self.templates[picked]  # a copy: (k, L) bytes
+            blobs[:, _ROT1] = frame1[fast].astype("<f4").view(np.uint8)  # Rapier stores f32
+            blobs[:, _ROT2] = frame2[fast].astype("<f4").view(np.uint8)
+            width, data = blobs.shape[1], blobs.tobytes()
+            if self.views is None:  # live views of the joints (a restore replaces the world: new views)
+                joints = rw.impulse_joints
+                self.views = [joints.get(a.handle) for _, a in self.items]
+            views, from_bytes = self.views, r.GenericJoint.from_bytes
+            for k, i in enumerate(picked.tolist()):
+                views[i].data = from_bytes(data[k * width:(k + 1) * width])
+        for k in np.flatnonzero(~fast).tolist():
+            b, a = self.items[int(rows[k])]
             r1, r2 = frame1[k].tolist(), frame2[k].tolist()
-            data = _data(rw, a.handle)
-            data.local_frame1 = _iso(Pose(b.a.frame.translation, (r1[0], r1[1], r1[2], r1[3])))
-            data.local_frame2 = _iso(Pose(b.b.frame.translation, (r2[0], r2[1], r2[2], r2[3])))
+            data_ = _data(rw, a.handle)
+            data_.local_frame1 = _iso(Pose(b.a.frame.translation, (r1[0], r1[1], r1[2], r1[3])))
+            data_.local_frame2 = _iso(Pose(b.b.frame.translation, (r2[0], r2[1], r2[2], r2[3])))
+
+    def _make_templates(self, rw: Any) -> None:
+        """Every joint's bytes as one (N, L) array; joints whose layout check fails (or of another length)
+        are marked for the setters."""
+        blobs = [_frame_template(rw, b, a) for b, a in self.items]
+        width = max((len(x) for x in blobs if x is not None), default=0)
+        self.fast = np.array([x is not None and len(x) == width for x in blobs], dtype=bool)
+        self.templates = np.zeros((len(blobs), width), dtype=np.uint8)
+        for i, x in enumerate(blobs):
+            if self.fast[i]:
+                self.templates[i] = np.frombuffer(x, dtype=np.uint8)
 
     def _near_bound(self, body_a: np.ndarray, body_b: np.ndarray, q_rel: np.ndarray,
                     metric: np.ndarray) -> np.ndarray:
@@ -872,7 +892,7 @@ _FRAME_WORDS = [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14]  # f32 words of _
 _PROBE = (np.array([0.0, 0.6, 0.0, 0.8], dtype="<f4"), np.array([0.28, 0.0, 0.96, 0.0], dtype="<f4"))
 
 
-def _frame_template(rw: Any, b: _Built, a: _Aimed) -> bytearray | None:
+def _frame_template(rw: Any, b: _Built, a: _Aimed) -> bytes | None:
     """The joint's bytes when its frames sit where ``_ROT1``/``_ROT2`` say: their words read back as the
     joint's frames, and two probe rotations patched in there come back from ``from_bytes`` as its two frame
     rotations, the rest of the joint unchanged; ``None``: use the frame setters."""
@@ -891,7 +911,7 @@ def _frame_template(rw: Any, b: _Built, a: _Aimed) -> bytearray | None:
             or not np.array_equal(np.array(back.local_frame2.rotation.to_tuple(), dtype="<f4"), _PROBE[1])
             or back.to_bytes() != bytes(probe)):
         return None
-    return bytearray(blob)
+    return blob
 
 
 def _x_to_many(u: np.ndarray) -> np.ndarray:
