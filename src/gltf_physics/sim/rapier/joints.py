@@ -800,7 +800,9 @@ class _AimedBatch:
         if self.rows is None:
             self.rows = np.array([row_of.get(h, -1) for h in self.handles], dtype=np.int64)
             self.others = np.flatnonzero(self.rows < 0)
-        out = read_poses()[self.rows, :4].astype(np.float64)
+        out = np.empty((len(self.handles), 4))
+        cached = self.rows >= 0
+        out[cached] = read_poses()[self.rows[cached], :4]
         if len(self.others):
             out[self.others] = _rotations(rw, [self.handles[i] for i in self.others.tolist()])
         return out
