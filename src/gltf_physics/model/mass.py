@@ -537,11 +537,34 @@ def rigid_inverses(frames: np.ndarray) -> np.ndarray:
     return inv
 
 
-def placements_with_inverse(scene: PhysicsScene, node: int, inverse: np.ndarray, world: list[np.ndarray],
-                            mesh_source: MeshSource | None, colliders: list[int],
-                            cache: dict | None) -> list[tuple[int, PlacedShape]]:
-    """:func:`body_placements` when the caller already has the inverse body frame (bulk builds)."""
-    return _placements(scene, inverse, world, mesh_source, node, colliders, cache)
+def bulk_placements(scene: PhysicsScene, nodes: list[int], inverses: np.ndarray, world: list[np.ndarray],
+                    mesh_source: MeshSource | None, by_body: dict[int | None, list[int]],
+                    cache: dict) -> list[list[tuple[int, PlacedShape]]]:
+    """:func:`body_placements` for many bodies at once (``inverses``: their inverse frames, (N, 4, 4)).
+
+    Every collider's pose relative to its body is one batched product and its cache key one batched rounding
+    (the same numbers as one body at a time: a batched 4×4 product is the one-by-one product); only equal
+    shapes at new relative poses are placed, once each.
+    """
+    pairs = [(i, k) for i, node in enumerate(nodes) for k in by_body.get(node, ())]
+    out: list[list[tuple[int, PlacedShape]]] = [[] for _ in nodes]
+    if not pairs:
+        return out
+    colliders = scene.colliders
+    rel = np.matmul(inverses[[i for i, _ in pairs]], np.stack([world[colliders[k].node] for _, k in pairs]))
+    keys = np.round(rel, 12)
+    for (i, k), r, key_rel in zip(pairs, rel, keys, strict=True):
+        shape = colliders[k].shape
+        key = (shape, key_rel.tobytes())
+        placed = cache.get(key, _MISSING)
+        if placed is _MISSING:
+            placed = cache[key] = place_shape(shape, r, mesh_source)
+        if placed is not None:
+            out[i].append((k, placed))
+    return out
+
+
+_MISSING = object()
 
 
 def apply_overrides(body: Body, computed: Part, node_world: np.ndarray) -> MassProperties:

@@ -118,24 +118,32 @@ def _matrix(world: list[np.ndarray], node: int) -> np.ndarray:
 
 
 def _bodies(scene: PhysicsScene, world: list[np.ndarray]) -> Iterator[Problem]:
-    for body in scene.bodies:
-        m, motion = _matrix(world, body.node), body.motion
-        where = f"body node {body.node}"
-        if not np.isfinite(m).all():
-            yield body.node, body.pointer, f"{where}: its world transform is not finite"
-        elif float(np.abs(m[:3, 3]).max()) > MAX_EXTENT:
-            yield body.node, body.pointer, f"{where}: it lies beyond {MAX_EXTENT:g} m from the origin"
-        values = [*motion.linear_velocity, *motion.angular_velocity, motion.gravity_factor]
-        if not all(_finite(v) for v in values):
-            yield body.node, body.pointer, f"{where}: a velocity or the gravity factor is not finite"
-        if motion.mass is not None and not _number(motion.mass, minimum=0.0):
-            yield body.node, body.pointer, f"{where}: mass {motion.mass!r} is not a number ≥ 0"
-        if motion.center_of_mass is not None and not all(_finite(v) for v in motion.center_of_mass):
-            yield body.node, body.pointer, f"{where}: the centre of mass is not finite"
-        if motion.inertia_diagonal is not None and not all(_number(v, 0.0) for v in motion.inertia_diagonal):
-            yield body.node, body.pointer, f"{where}: an inertia component is not a number ≥ 0"
-        if not all(_finite(v) for v in motion.inertia_orientation):
-            yield body.node, body.pointer, f"{where}: the inertia orientation is not finite"
+    if not scene.bodies:
+        return
+    # the node transforms of all bodies checked at once (a scene of 20,000 bodies: one NumPy pass, not 40,000)
+    m = np.stack([_matrix(world, body.node) for body in scene.bodies])
+    finite = np.isfinite(m).all(axis=(1, 2)).tolist()
+    far = (np.abs(m[:, :3, 3]).max(axis=1) > MAX_EXTENT).tolist()
+    for body, ok, beyond in zip(scene.bodies, finite, far, strict=True):
+        if not ok:
+            yield body.node, body.pointer, f"body node {body.node}: its world transform is not finite"
+        elif beyond:
+            yield body.node, body.pointer, f"body node {body.node}: it lies beyond {MAX_EXTENT:g} m from the origin"
+        for message in _motion_problems(body.motion):
+            yield body.node, body.pointer, f"body node {body.node}: {message}"
+
+
+def _motion_problems(motion: Any) -> Iterator[str]:
+    if not _all_finite((*motion.linear_velocity, *motion.angular_velocity, motion.gravity_factor)):
+        yield "a velocity or the gravity factor is not finite"
+    if motion.mass is not None and not _number(motion.mass, minimum=0.0):
+        yield f"mass {motion.mass!r} is not a number ≥ 0"
+    if motion.center_of_mass is not None and not _all_finite(motion.center_of_mass):
+        yield "the centre of mass is not finite"
+    if motion.inertia_diagonal is not None and not all(_number(v, 0.0) for v in motion.inertia_diagonal):
+        yield "an inertia component is not a number ≥ 0"
+    if not _all_finite(motion.inertia_orientation):
+        yield "the inertia orientation is not finite"
 
 
 def _shapes(scene: PhysicsScene, world: list[np.ndarray], mesh_source: MeshSource | None) -> Iterator[Problem]:
@@ -167,8 +175,9 @@ def _clearly_fine(shapes: list[Any], matrices: list[np.ndarray]) -> np.ndarray:
     sizes = [_primitive_sizes(shape) for shape in shapes]
     primitive = np.array([v is not None for v in sizes])
     values = [v if v is not None else (math.nan,) for v in sizes]
-    largest = np.array([max(v) if all(_finite(x) for x in v) else math.nan for v in values], dtype=float)
-    smallest = np.array([min(v) if all(_finite(x) for x in v) else math.nan for v in values], dtype=float)
+    fine = [_all_finite(v) for v in values]
+    largest = np.array([max(v) if ok else math.nan for v, ok in zip(values, fine, strict=True)], dtype=float)
+    smallest = np.array([min(v) if ok else math.nan for v, ok in zip(values, fine, strict=True)], dtype=float)
     m = np.asarray(matrices, dtype=float)
     with np.errstate(all="ignore"):
         finite = np.isfinite(m).all(axis=(1, 2))
@@ -214,7 +223,7 @@ def _joints(scene: PhysicsScene) -> Iterator[Problem]:
 
 def _joint_problems(joint: Any) -> Iterator[str]:
     for side, frame in (("A", joint.frame_a), ("B", joint.frame_b)):
-        if not all(_finite(v) for v in (*frame.translation, *frame.rotation)):
+        if not _all_finite((*frame.translation, *frame.rotation)):
             yield f"frame {side} is not finite"
     for limit in joint.limits:
         axes = (*limit.linear_axes, *limit.angular_axes)
@@ -239,6 +248,24 @@ def _joint_problems(joint: Any) -> Iterator[str]:
 def _axes_ok(axes: tuple[Any, ...]) -> bool:
     ints = [a for a in axes if isinstance(a, int) and not isinstance(a, bool) and 0 <= a <= 2]
     return len(ints) == len(axes) and len(set(ints)) == len(ints)
+
+
+_REALS = frozenset((int, float))
+
+
+def _all_finite(values: tuple[Any, ...]) -> bool:
+    """``all(_finite(v) for v in values)``, decided by one sum on the common case (plain ints and floats).
+
+    A sum that is finite proves every term finite (a NaN or infinity carries through); anything else —
+    another type, an overflowing sum, a non-finite term — takes the exact per-value test.
+    """
+    if set(map(type, values)) <= _REALS:
+        try:
+            if math.isfinite(sum(values)):
+                return True
+        except OverflowError:  # an int sum beyond float range: the exact test decides (and raises as before)
+            pass
+    return all(_finite(v) for v in values)
 
 
 def _finite(v: Any) -> bool:

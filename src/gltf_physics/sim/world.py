@@ -84,7 +84,7 @@ class World:
         self.step_count = 0
         nodes = list(self.engine.moving_nodes)
         self.nodes = np.asarray(nodes, dtype=np.int64)
-        self.names = [_node_name(scene, n) for n in nodes]  # glTF node names of ``nodes`` ("" where unnamed)
+        self.names = _node_names(scene, nodes)  # glTF node names of ``nodes`` ("" where unnamed)
         self.recording: Recording | None = None
         if record:
             self.recording = Recording(nodes, self.names)
@@ -314,9 +314,13 @@ def _engine_class(name: str) -> Any:
     raise SimulationError(f"unknown engine {name!r} (rapier or mujoco)")
 
 
-def _node_name(scene: PhysicsScene, node: int) -> str:
+def _node_names(scene: PhysicsScene, wanted: list[int]) -> list[str]:
     nodes = scene.document.json.get("nodes") if scene.document is not None else None
     nodes = nodes if isinstance(nodes, list) else []
+    return [_name_of(nodes, node) for node in wanted]
+
+
+def _name_of(nodes: list[Any], node: int) -> str:
     name = nodes[node].get("name") if 0 <= node < len(nodes) and isinstance(nodes[node], dict) else None
     return text_safe(name) if isinstance(name, str) else ""
 

@@ -1,9 +1,11 @@
 """World matrices of a whole document for the world build, the common node shapes computed in bulk.
 
-``gltf.transforms.world_matrices`` builds one TRS matrix per node in Python; a scene of 20,000 bodies spends
-a third of its build there. Here every node whose only transform is a well-formed ``translation`` (or none)
-gets its local matrix from one NumPy array; any other node goes through ``local_matrix`` as before, and the
-hierarchy is resolved by the same walk, so the result is the same matrices, bit for bit.
+The runtime's matrices are the ones it has always built (traces stay byte-identical): a node whose only
+transform is a well-formed ``translation`` (or none) gets its local matrix from one NumPy array, any other
+node goes through ``local_matrix``, and each world matrix is ``parent world @ local`` (a root's is
+``identity @ local``, which turns a -0.0 into 0.0). ``gltf.transforms.world_matrices`` composes TRS
+differently in its last bits, so it is not used here; its composition order (one batched product per
+hierarchy level, the same cycle rule as the node-by-node walk) is.
 """
 
 from __future__ import annotations
@@ -14,52 +16,51 @@ from typing import Any
 import numpy as np
 
 from ...gltf.hierarchy import parents
-from ...gltf.transforms import local_matrix
+from ...gltf.transforms import _composition_order, local_matrix
 
-_OTHER_TRANSFORMS = ("rotation", "scale", "matrix")
+_OTHER_TRANSFORMS = frozenset(("rotation", "scale", "matrix"))
+_REALS = frozenset((int, float))
 
 
 def world_matrices(gltf: dict[str, Any]) -> list[np.ndarray]:
     """World 4×4 of every node (parents before children; a cycle's nodes are treated as roots)."""
     nodes = gltf.get("nodes") or []
+    if not nodes:
+        return []
     local = _local_matrices(nodes)
-    parent_of = parents(gltf)
-    world: list[np.ndarray | None] = [None] * len(nodes)
-    eye = np.eye(4)
-    for i in range(len(nodes)):
-        chain = []
-        j: int | None = i
-        seen: set[int] = set()
-        while j is not None and world[j] is None and j not in seen:
-            seen.add(j)
-            chain.append(j)
-            j = parent_of[j]
-        base = world[j] if j is not None and world[j] is not None else eye
-        for k in reversed(chain):
-            base = base @ local[k]
-            world[k] = base
-    return world  # type: ignore[return-value]
+    effective, depth = _composition_order(parents(gltf))
+    levels = np.asarray(depth, dtype=np.int64)
+    order = np.argsort(levels, kind="stable")
+    bounds = np.searchsorted(levels[order], np.arange(0, int(levels.max()) + 2))
+    parent = np.asarray([-1 if p is None else p for p in effective], dtype=np.int64)
+    world = np.empty_like(local)
+    with np.errstate(all="ignore"):  # a huge chain may overflow: callers check finiteness where it matters
+        roots = order[bounds[0]:bounds[1]]
+        world[roots] = np.matmul(np.eye(4), local[roots])  # batched products equal the one-by-one ones
+        for level in range(1, len(bounds) - 1):
+            idx = order[bounds[level]:bounds[level + 1]]
+            world[idx] = np.matmul(world[parent[idx]], local[idx])
+    return list(world)
 
 
-def _local_matrices(nodes: list[Any]) -> list[np.ndarray]:
+def _local_matrices(nodes: list[Any]) -> np.ndarray:
     simple = [i for i, n in enumerate(nodes) if isinstance(n, dict) and _translation_only(n)]
-    out: list[np.ndarray | None] = [None] * len(nodes)
+    out = np.tile(np.eye(4), (len(nodes), 1, 1))
     if simple:
-        stack = np.tile(np.eye(4), (len(simple), 1, 1))
-        stack[:, :3, 3] = [nodes[i].get("translation", (0.0, 0.0, 0.0)) for i in simple]
-        for row, i in enumerate(simple):
-            out[i] = stack[row]
-    for i, n in enumerate(nodes):
-        if out[i] is None:
-            out[i] = local_matrix(n if isinstance(n, dict) else {})
-    return out  # type: ignore[return-value]
+        out[simple, :3, 3] = [nodes[i].get("translation", (0.0, 0.0, 0.0)) for i in simple]
+    if len(simple) < len(nodes):
+        done = set(simple)
+        for i, n in enumerate(nodes):
+            if i not in done:
+                out[i] = local_matrix(n if isinstance(n, dict) else {})
+    return out
 
 
 def _translation_only(node: dict[str, Any]) -> bool:
-    if any(k in node for k in _OTHER_TRANSFORMS):
+    if not _OTHER_TRANSFORMS.isdisjoint(node.keys()):
         return False
     t = node.get("translation")
     if t is None:
         return True
-    return (isinstance(t, list) and len(t) == 3
-            and all(type(v) in (int, float) and math.isfinite(v) and abs(v) < 1e300 for v in t))
+    return (t.__class__ is list and len(t) == 3 and set(map(type, t)) <= _REALS
+            and all(math.isfinite(v) and abs(v) < 1e300 for v in t))
