@@ -11,7 +11,7 @@ import numpy as np
 from .gltf.document import Document
 from .gltf.transforms import world_matrices
 from .model import PhysicsScene, shape_kind
-from .model.mass import body_mass_properties, colliders_by_body, document_mesh_source, has_axes
+from .model.mass import MassCache, body_mass_properties, colliders_by_body, document_mesh_source, has_axes
 
 DENSITY = 1000.0  # kg/m³, body_mass_properties' default: what `info` has always reported
 
@@ -66,6 +66,7 @@ def _body_rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
     mesh_source = document_mesh_source(doc)
     by_body = colliders_by_body(scene)
     nodes = _array(doc.json, "nodes")
+    cache = MassCache()  # identical bodies (same shapes, same relative transforms) are integrated once
     rows = []
     for body in scene.bodies:
         name = nodes[body.node].get("name") if isinstance(nodes[body.node], dict) else None
@@ -77,7 +78,7 @@ def _body_rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
         try:
             with np.errstate(all="ignore"):  # non-finite sizes give "nan" in the row, not warnings on stderr
                 mp = body_mass_properties(scene, body, DENSITY, mesh_source, world=world,
-                                          colliders=by_body.get(body.node, []))
+                                          colliders=by_body.get(body.node, []), cache=cache)
         except (ArithmeticError, ValueError) as exc:  # e.g. unreadable mesh data
             _unknown(row, str(exc))
         else:

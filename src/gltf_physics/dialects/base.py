@@ -21,7 +21,7 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import ancestors, nearest_marked, parents
-from ..gltf.transforms import affine_inverse, decompose, local_matrix, trs_matrix
+from ..gltf.transforms import Quat, Vec3, affine_inverse, decompose, trs_matrix, world_matrices
 from ..model import PhysicsScene, Pose, ReadNote, Shape
 
 
@@ -129,7 +129,8 @@ class ReadContext:
     scene: PhysicsScene
     parent_of: list[int | None] = field(default_factory=list)
     omi_shapes: list[Shape | None] = field(default_factory=list)  # OMI_physics_shape / OMI_collider by index
-    _world: dict[int, np.ndarray] = field(default_factory=dict)
+    _world: list[np.ndarray] | None = None
+    _poses: dict[int, tuple[Vec3, Quat]] = field(default_factory=dict)
     _index: ExtIndex | None = None
 
     @classmethod
@@ -169,24 +170,24 @@ class ReadContext:
         return len(array(self.doc.json, key))
 
     def world(self, node: int) -> np.ndarray:
-        """World matrix of one node, computed on demand up its parent chain (memoised; a cycle's top node
-        is treated as a root, like :func:`~gltf_physics.gltf.transforms.world_matrices`)."""
-        if node in self._world:
-            return self._world[node]
-        nodes = self.nodes
-        chain: list[int] = []
-        seen: set[int] = set()
-        j: int | None = node
-        while j is not None and j not in self._world and j not in seen:
-            seen.add(j)
-            chain.append(j)
-            j = self.parent_of[j]
-        base = self._world[j] if j is not None and j in self._world else np.eye(4)
-        for k in reversed(chain):
-            n = nodes[k]
-            base = base @ local_matrix(n if isinstance(n, dict) else {})
-            self._world[k] = base
-        return self._world[node]
+        """World matrix of one node (a cycle's top node is treated as a root, see
+        :func:`~gltf_physics.gltf.transforms.world_matrices`)."""
+        return self.world_all()[node]
+
+    def world_all(self) -> list[np.ndarray]:
+        """Every node's world matrix, computed once for the whole document in one vectorised pass over the
+        hierarchy (memoised walks per node, one 4×4 product each, were most of reading a big document)."""
+        if self._world is None:
+            self._world = world_matrices(self.doc.json)
+        return self._world
+
+    def pose(self, node: int) -> tuple[Vec3, Quat]:
+        """The rigid (translation, rotation) of a node's world matrix, decomposed once per node: joint
+        frames ask for the same body nodes again and again."""
+        found = self._poses.get(node)
+        if found is None:
+            found = self._poses[node] = decompose(self.world(node))[:2]  # type: ignore[assignment]
+        return found  # type: ignore[return-value]
 
     def generations(self, extensions: tuple[str, ...], detect: Callable[..., dict[str, str]]) -> dict[str, str]:
         """This family's generations: those ``read_scene`` already detected for the whole document, else

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..gltf.transforms import relative_pose
+from ..gltf.transforms import relative_rigid
 from ..model import (
     IDENTITY_QUAT,
     ZERO3,
@@ -281,7 +281,7 @@ class _Reader:
 
     def _frame(self, body: int | None, node: int) -> Pose:
         """§11 "Joint frames": the node relative to its nearest motion node (world when none)."""
-        t, q = relative_pose(None if body is None else self.ctx.world(body), self.ctx.world(node))
+        t, q = relative_rigid(None if body is None else self.ctx.pose(body), self.ctx.pose(node))
         return Pose(t, q)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..gltf.hierarchy import parents
-from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
+from ..gltf.transforms import decompose, relative_pose, relative_rigid, trs_matrix, world_matrices
 from ..model import Joint, JointLimit, MotionType, Pose
 from . import portable_joints
 from .base import ExtIndex, ReadContext, WriteContext, array, frame_node, num, writable, writable_node
@@ -77,7 +77,7 @@ def _node_index(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str) -
 
 
 def _frame(ctx: ReadContext, body: int | None, node: int) -> Pose:
-    t, q = relative_pose(ctx.world(body) if body is not None else None, ctx.world(node))
+    t, q = relative_rigid(ctx.pose(body) if body is not None else None, ctx.pose(node))
     return Pose(translation=t, rotation=q)
 
 

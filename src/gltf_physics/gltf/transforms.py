@@ -17,18 +17,36 @@ Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
 
 
+Rows = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
+_IDENTITY_ROWS: Rows = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+
+
 def quat_to_matrix(q: Quat | np.ndarray) -> np.ndarray:
     """3×3 rotation matrix of a (not necessarily unit) xyzw quaternion; zero ⇒ identity."""
+    return np.array(quat_rows(q))
+
+
+def quat_rows(q: Quat | np.ndarray) -> Rows:
+    """:func:`quat_to_matrix` as plain float rows: per joint and per body a NumPy 3×3 cost more to build
+    than the arithmetic it holds."""
     x, y, z, w = (float(c) for c in q)
     n = x * x + y * y + z * z + w * w
     if n == 0.0 or not math.isfinite(n):
-        return np.eye(3)
+        return _IDENTITY_ROWS
     s = 2.0 / n
-    return np.array([
-        [1 - s * (y * y + z * z), s * (x * y - z * w), s * (x * z + y * w)],
-        [s * (x * y + z * w), 1 - s * (x * x + z * z), s * (y * z - x * w)],
-        [s * (x * z - y * w), s * (y * z + x * w), 1 - s * (x * x + y * y)],
-    ])
+    return (
+        (1 - s * (y * y + z * z), s * (x * y - z * w), s * (x * z + y * w)),
+        (s * (x * y + z * w), 1 - s * (x * x + z * z), s * (y * z - x * w)),
+        (s * (x * z - y * w), s * (y * z + x * w), 1 - s * (x * x + y * y)),
+    )
+
+
+def rows_t_times(r: Rows, v: tuple[float, float, float]) -> Vec3:
+    """rᵀ·v in plain floats, summed in NumPy's order from a +0.0 start (bit-identical to ``r.T @ v``,
+    signed zeros included)."""
+    return (0.0 + r[0][0] * v[0] + r[1][0] * v[1] + r[2][0] * v[2],
+            0.0 + r[0][1] * v[0] + r[1][1] * v[1] + r[2][1] * v[2],
+            0.0 + r[0][2] * v[0] + r[1][2] * v[1] + r[2][2] * v[2])
 
 
 def matrix_to_quat(m: np.ndarray) -> Quat:
@@ -37,10 +55,11 @@ def matrix_to_quat(m: np.ndarray) -> Quat:
     Plain float arithmetic on the nine entries: called per node and per joint, NumPy's per-call overhead on a
     3×3 was most of the cost of reading a big document.
     """
-    return _quat_of_rows(np.asarray(m, dtype=float)[:3, :3].tolist())
+    return quat_of_rows(np.asarray(m, dtype=float)[:3, :3].tolist())
 
 
-def _quat_of_rows(rows: list[list[float]]) -> Quat:
+def quat_of_rows(rows: list[list[float]]) -> Quat:
+    """:func:`matrix_to_quat` of a 3×3 given as float rows."""
     (m00, m01, m02), (m10, m11, m12), (m20, m21, m22) = rows
     if not any(rows[0]) and not any(rows[1]) and not any(rows[2]):
         return (0.0, 0.0, 0.0, 1.0)  # all-zero scale: no rotation to recover, so none
@@ -95,7 +114,7 @@ def decompose(m: np.ndarray) -> tuple[Vec3, Quat, Vec3]:
         sx = -sx
     ux, uy, uz = sx or 1.0, sy or 1.0, sz or 1.0
     basis = [[a / ux, b / uy, c / uz], [d / ux, e / uy, f / uz], [g / ux, h / uy, i / uz]]
-    return t, _quat_of_rows(basis), (sx, sy, sz)
+    return t, quat_of_rows(basis), (sx, sy, sz)
 
 
 def affine_inverse(m: np.ndarray) -> np.ndarray:
@@ -271,15 +290,21 @@ def relative_pose(world_parent: np.ndarray | None, world_child: np.ndarray) -> t
 
     Scale is removed from both frames: joint frames and body poses are rigid.
     """
-    ct, cq, _ = decompose(world_child)
-    if world_parent is None:
+    child = decompose(world_child)[:2]
+    return relative_rigid(None if world_parent is None else decompose(world_parent)[:2], child)  # type: ignore[arg-type]
+
+
+def relative_rigid(parent: tuple[Vec3, Quat] | None, child: tuple[Vec3, Quat]) -> tuple[Vec3, Quat]:
+    """:func:`relative_pose` from already decomposed (translation, rotation) poses: a reader that needs
+    many joint frames decomposes each node once."""
+    ct, cq = child
+    if parent is None:
         return ct, cq
-    pt, pq, _ = decompose(world_parent)
-    rp = quat_to_matrix(pq)
-    t = rp.T @ (np.asarray(ct) - np.asarray(pt))
+    pt, pq = parent
+    t = rows_t_times(quat_rows(pq), (ct[0] - pt[0], ct[1] - pt[1], ct[2] - pt[2]))
     inv = (-pq[0], -pq[1], -pq[2], pq[3])
     q = quat_multiply(inv, cq)
-    return (float(t[0]), float(t[1]), float(t[2])), _canonical(q)
+    return t, _canonical(q)
 
 
 def _canonical(q: Quat) -> Quat:
