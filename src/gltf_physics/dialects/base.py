@@ -21,7 +21,16 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import ancestors, nearest_marked, parents
-from ..gltf.transforms import Quat, Vec3, affine_inverse, decompose, trs_matrix, world_matrices
+from ..gltf.transforms import (
+    Quat,
+    Vec3,
+    affine_inverse,
+    decompose,
+    decompose_all,
+    relative_rigid_all,
+    trs_matrix,
+    world_matrices,
+)
 from ..model import PhysicsScene, Pose, ReadNote, Shape
 
 
@@ -178,8 +187,27 @@ class ReadContext:
         """Every node's world matrix, computed once for the whole document in one vectorised pass over the
         hierarchy (memoised walks per node, one 4×4 product each, were most of reading a big document)."""
         if self._world is None:
-            self._world = world_matrices(self.doc.json)
+            self._world = self.scene.node_world(world_matrices(self.doc.json, self.parent_of))
         return self._world
+
+    def frames(self, pairs: list[tuple[int | None, int]]) -> list[Pose]:
+        """§11 "Joint frames" of many (body, node) pairs at once: ``node``'s pose in the body node's rigid frame
+        (world when the body is ``None``). Every node involved is decomposed once and all the relative poses
+        are one NumPy pass (bit-identical to :func:`~gltf_physics.gltf.transforms.relative_pose` per pair);
+        per joint, that arithmetic in Python was most of reading a big document."""
+        if not pairs:
+            return []
+        world = self.world_all()
+        nodes = sorted({n for _, n in pairs} | {b for b, _ in pairs if b is not None})
+        at = {n: k for k, n in enumerate(nodes)}
+        t, q, _ = decompose_all(np.stack([world[n] for n in nodes]))
+        child = np.array([at[n] for _, n in pairs], dtype=np.int64)
+        parent = np.array([at[n if b is None else b] for b, n in pairs], dtype=np.int64)
+        rel_t, rel_q = relative_rigid_all(t[parent], q[parent], t[child], q[child])
+        in_world = np.array([b is None for b, _ in pairs])[:, None]
+        rel_t = np.where(in_world, t[child], rel_t).tolist()
+        rel_q = np.where(in_world, q[child], rel_q).tolist()
+        return [Pose(tuple(a), tuple(b)) for a, b in zip(rel_t, rel_q, strict=True)]  # type: ignore[arg-type]
 
     def pose(self, node: int) -> tuple[Vec3, Quat]:
         """The rigid (translation, rotation) of a node's world matrix, decomposed once per node: joint

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..gltf.transforms import relative_rigid
 from ..model import (
     IDENTITY_QUAT,
     ZERO3,
@@ -27,7 +26,6 @@ from ..model import (
     Motion,
     MotionType,
     PhysicsMaterial,
-    Pose,
     Shape,
     Trigger,
 )
@@ -117,6 +115,9 @@ class _Reader:
         self.owners: list[int | None] = []  # every node's nearest motion node (BODY-10 / §11 "Bodies")
         key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"  # §6.4 vs §6.1
         self.joint_settings = khr_joints.read_settings(ctx, self.doc, key, self.doc_pointer, gen == GEN0)
+        # Joints read but not yet built: (index in scene.joints, Joint fields but the frames, the two
+        # (body, node) pairs); their frames are computed together once every node is read (ReadContext.frames).
+        self.pending: list[tuple[int, dict[str, Any], tuple[int | None, int], tuple[int | None, int]]] = []
 
     def run(self) -> None:
         self._materials()
@@ -136,6 +137,7 @@ class _Reader:
                 self._trigger(i, trigger, f"{p}/trigger")
             if isinstance(joint, dict):
                 self._joint(i, joint, f"{p}/joint")
+        self._build_joints()
 
     # -- document resources
 
@@ -273,16 +275,21 @@ class _Reader:
             return
         limits, drives = self.joint_settings[settings]
         body_a, body_b = self._body_of(node), self._body_of(connected)
-        self.ctx.scene.joints.append(Joint(
-            body_a=body_a, frame_a=self._frame(body_a, node),
-            body_b=body_b, frame_b=self._frame(body_b, connected),
-            limits=limits, drives=drives, enable_collision=j.get("enableCollision") is True,
-            node=node, connected_node=connected, settings_index=settings, pointer=pointer))
+        fields = {"body_a": body_a, "body_b": body_b, "limits": limits, "drives": drives,
+                  "enable_collision": j.get("enableCollision") is True, "node": node,
+                  "connected_node": connected, "settings_index": settings, "pointer": pointer}
+        self.pending.append((len(self.ctx.scene.joints), fields, (body_a, node), (body_b, connected)))
+        self.ctx.scene.joints.append(None)  # type: ignore[arg-type]  # built by _build_joints, in this place
 
-    def _frame(self, body: int | None, node: int) -> Pose:
-        """§11 "Joint frames": the node relative to its nearest motion node (world when none)."""
-        t, q = relative_rigid(None if body is None else self.ctx.pose(body), self.ctx.pose(node))
-        return Pose(t, q)
+    def _build_joints(self) -> None:
+        """§11 "Joint frames": each joint node relative to its nearest motion node (world when none), all
+        joints' frames in one pass."""
+        pairs = [pair for _, _, a, b in self.pending for pair in (a, b)]
+        frames = self.ctx.frames(pairs)
+        joints = self.ctx.scene.joints
+        for k, (at, fields, _, _) in enumerate(self.pending):
+            joints[at] = Joint(frame_a=frames[2 * k], frame_b=frames[2 * k + 1], **fields)
+        self.pending = []
 
 
 _PARTS = ("motion", "collider", "trigger", "joint")

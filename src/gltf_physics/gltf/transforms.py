@@ -117,6 +117,96 @@ def decompose(m: np.ndarray) -> tuple[Vec3, Quat, Vec3]:
     return t, quat_of_rows(basis), (sx, sy, sz)
 
 
+def decompose_all(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`decompose` of a stack (n, 4, 4): translations (n, 3), rotations (n, 4), scales (n, 3).
+
+    Bit-identical to decomposing each matrix: the column norms are ``math.hypot`` (correctly rounded, which
+    NumPy cannot reproduce) and every other step is the same IEEE operation in the same order, element-wise;
+    Python's branches become masks. For the many joint frames and body frames of a big document.
+    """
+    m = np.asarray(m, dtype=float).reshape(-1, 4, 4)
+    t = m[:, :3, 3].copy()
+    cols = m[:, :3, :3].transpose(0, 2, 1).tolist()  # each node's three columns
+    hyp = math.hypot
+    scale = np.array([(hyp(*c0), hyp(*c1), hyp(*c2)) for c0, c1, c2 in cols], dtype=float).reshape(-1, 3)
+    with np.errstate(all="ignore"):
+        a, b, c = m[:, 0, 0], m[:, 0, 1], m[:, 0, 2]
+        d, e, f = m[:, 1, 0], m[:, 1, 1], m[:, 1, 2]
+        g, h, i = m[:, 2, 0], m[:, 2, 1], m[:, 2, 2]
+        det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+        scale[:, 0] = np.where(det < 0, -scale[:, 0], scale[:, 0])
+        unit = np.where(scale == 0.0, 1.0, scale)  # ``s or 1.0``: ±0 → 1, NaN stays
+        basis = m[:, :3, :3] / unit[:, None, :]
+    return t, quats_of_rows(basis), scale
+
+
+def quats_of_rows(r: np.ndarray) -> np.ndarray:
+    """:func:`quat_of_rows` of a stack of 3×3 (n, 3, 3), element-wise with the same operations (bit-identical)."""
+    m00, m01, m02 = r[:, 0, 0], r[:, 0, 1], r[:, 0, 2]
+    m10, m11, m12 = r[:, 1, 0], r[:, 1, 1], r[:, 1, 2]
+    m20, m21, m22 = r[:, 2, 0], r[:, 2, 1], r[:, 2, 2]
+    with np.errstate(all="ignore"):
+        tr = m00 + m11 + m22
+        first = tr > 0
+        second = ~first & (m00 > m11) & (m00 > m22)
+        third = ~first & ~second & (m11 > m22)
+        fourth = ~(first | second | third)
+        q = np.empty((len(r), 4))
+        s = np.sqrt(tr + 1.0) * 2
+        q[first] = np.stack([(m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, 0.25 * s], axis=1)[first]
+        s = np.sqrt(1.0 + m00 - m11 - m22) * 2
+        q[second] = np.stack([0.25 * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s], axis=1)[second]
+        s = np.sqrt(1.0 + m11 - m00 - m22) * 2
+        q[third] = np.stack([(m01 + m10) / s, 0.25 * s, (m12 + m21) / s, (m02 - m20) / s], axis=1)[third]
+        x = 1.0 + m22 - m00 - m11
+        s = np.sqrt(np.where(x < 0.0, 0.0, x)) * 2  # Python's max(x, 0.0): NaN and -0.0 stay x
+        s = np.where(s == 0.0, np.nan, s)  # ``or math.nan``
+        q[fourth] = np.stack([(m02 + m20) / s, (m12 + m21) / s, 0.25 * s, (m10 - m01) / s], axis=1)[fourth]
+        n = np.sqrt(q[:, 0] * q[:, 0] + q[:, 1] * q[:, 1] + q[:, 2] * q[:, 2] + q[:, 3] * q[:, 3])
+        sign = np.where(q[:, 3] < 0, -1.0, 1.0)
+        out = sign[:, None] * q / n[:, None]
+    identity = (n == 0.0) | ~r.reshape(-1, 9).any(axis=1)  # a zero norm, or all nine entries ±0
+    out[identity] = (0.0, 0.0, 0.0, 1.0)
+    return out
+
+
+def quat_rows_all(q: np.ndarray) -> np.ndarray:
+    """:func:`quat_rows` of (n, 4) quaternions as (n, 3, 3), element-wise with the same operations."""
+    x, y, z, w = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    r = np.empty((len(q), 3, 3))
+    with np.errstate(all="ignore"):
+        n = x * x + y * y + z * z + w * w
+        k = 2.0 / n
+        r[:, 0, 0], r[:, 0, 1], r[:, 0, 2] = 1 - k * (y * y + z * z), k * (x * y - z * w), k * (x * z + y * w)
+        r[:, 1, 0], r[:, 1, 1], r[:, 1, 2] = k * (x * y + z * w), 1 - k * (x * x + z * z), k * (y * z - x * w)
+        r[:, 2, 0], r[:, 2, 1], r[:, 2, 2] = k * (x * z - y * w), k * (y * z + x * w), 1 - k * (x * x + y * y)
+    r[(n == 0.0) | ~np.isfinite(n)] = np.eye(3)  # a zero or non-finite quaternion: identity
+    return r
+
+
+def relative_rigid_all(parent_t: np.ndarray, parent_q: np.ndarray, child_t: np.ndarray,
+                       child_q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`relative_rigid` of n (parent, child) pose pairs at once, bit-identical element-wise."""
+    x, y, z, w = parent_q[:, 0], parent_q[:, 1], parent_q[:, 2], parent_q[:, 3]
+    r = quat_rows_all(parent_q)
+    r00, r01, r02 = r[:, 0, 0], r[:, 0, 1], r[:, 0, 2]
+    r10, r11, r12 = r[:, 1, 0], r[:, 1, 1], r[:, 1, 2]
+    r20, r21, r22 = r[:, 2, 0], r[:, 2, 1], r[:, 2, 2]
+    with np.errstate(all="ignore"):
+        d0, d1, d2 = (child_t[:, 0] - parent_t[:, 0], child_t[:, 1] - parent_t[:, 1],
+                      child_t[:, 2] - parent_t[:, 2])
+        t = np.stack([0.0 + r00 * d0 + r10 * d1 + r20 * d2, 0.0 + r01 * d0 + r11 * d1 + r21 * d2,
+                      0.0 + r02 * d0 + r12 * d1 + r22 * d2], axis=1)
+        ax, ay, az, aw = -x, -y, -z, w
+        bx, by, bz, bw = child_q[:, 0], child_q[:, 1], child_q[:, 2], child_q[:, 3]
+        q = np.stack([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                      aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz], axis=1)
+        norm = np.sqrt(q[:, 0] * q[:, 0] + q[:, 1] * q[:, 1] + q[:, 2] * q[:, 2] + q[:, 3] * q[:, 3])
+        norm = np.where(norm == 0.0, 1.0, norm)  # ``or 1.0``
+        scale = np.where(q[:, 3] < 0, -1.0 / norm, 1.0 / norm)
+    return t, q * scale[:, None]
+
+
 def affine_inverse(m: np.ndarray) -> np.ndarray:
     """Inverse of an affine 4×4, total: a singular one (a zero scale on the way) or a non-finite one
     inverts only its rigid part (translation and rotation, NaN/∞ read as 0), so callers never see
@@ -158,19 +248,20 @@ def local_matrix(node: dict[str, Any]) -> np.ndarray:
     return trs_matrix(t, r, s)  # type: ignore[arg-type]
 
 
-def world_matrices(gltf: dict[str, Any]) -> list[np.ndarray]:
+def world_matrices(gltf: dict[str, Any], parent_of: list[int | None] | None = None) -> list[np.ndarray]:
     """World 4×4 of every node (parents before children; a cycle's nodes are treated as roots).
 
     Vectorised: local matrices from stacked TRS arrays, then one batched product per hierarchy level, so a
     300,000-node document costs a few NumPy calls per level instead of several per node. Each node's matrix
-    is its own slice of one (n, 4, 4) array.
+    is its own slice of one (n, 4, 4) array. ``parent_of``: :func:`~.hierarchy.parents` of ``gltf`` when the
+    caller already has it.
     """
     nodes = gltf.get("nodes") if isinstance(gltf, dict) else None
     nodes = nodes if isinstance(nodes, list) else []  # what parents() walks too: the two stay the same length
     n = len(nodes)
     if n == 0:
         return []
-    effective, depth = _composition_order(parents(gltf))
+    effective, depth = _composition_order(parents(gltf) if parent_of is None else parent_of)
     world = _local_matrices(nodes)
     order = np.argsort(np.asarray(depth, dtype=np.int64), kind="stable")
     bounds = np.searchsorted(np.asarray(depth, dtype=np.int64)[order], np.arange(1, max(depth) + 2))

@@ -25,7 +25,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..gltf.transforms import decompose, matrix_to_quat, quat_of_rows, quat_rows, quat_to_matrix, world_matrices
+from ..gltf.transforms import (
+    decompose,
+    decompose_all,
+    matrix_to_quat,
+    quat_of_rows,
+    quat_rows,
+    quat_rows_all,
+    quat_to_matrix,
+    world_matrices,
+)
 from .bodies import IDENTITY_QUAT, Body, Quat
 from .scene import PhysicsScene
 from .shapes import Box, Capsule, Cylinder, MeshShape, Plane, Shape, Sphere, Vec3
@@ -522,6 +531,20 @@ def inverse_body_frame(world: np.ndarray) -> np.ndarray:
     ])
 
 
+def inverse_body_frames(worlds: np.ndarray) -> np.ndarray:
+    """:func:`inverse_body_frame` of a stack of world matrices (n, 4, 4) in one NumPy pass, bit-identical."""
+    t, q, _ = decompose_all(worlds)
+    r = quat_rows_all(q)
+    x, y, z = t[:, 0], t[:, 1], t[:, 2]
+    inv = np.zeros((len(t), 4, 4))
+    inv[:, :3, :3] = r.transpose(0, 2, 1)
+    with np.errstate(all="ignore"):
+        for k in range(3):  # the same operations as inverse_body_frame, element-wise
+            inv[:, k, 3] = 0.0 + -r[:, 0, k] * x + -r[:, 1, k] * y + -r[:, 2, k] * z
+    inv[:, 3, 3] = 1.0
+    return inv
+
+
 def body_placements(scene: PhysicsScene, node: int, world: list[np.ndarray],
                     mesh_source: MeshSource | None = None,
                     colliders: list[int] | None = None, frame: np.ndarray | None = None,
@@ -635,6 +658,20 @@ class MassCache:
         self._placed: dict[tuple[int, bytes], tuple[Shape, PlacedShape | None]] = {}
         self._parts: dict[int, tuple[PlacedShape, Part]] = {}
         self._axes: dict[bytes, tuple[Vec3, Quat]] = {}
+        self._bodies: dict[tuple[object, ...], tuple[list[Part], MassProperties]] = {}
+        self._inverse: dict[int, np.ndarray] = {}
+
+    def prepare(self, world: list[np.ndarray], nodes: list[int]) -> None:
+        """Compute the inverse body frames of the bodies on ``nodes`` in one pass (:func:`inverse_body_frames`);
+        only valid for these ``world`` matrices."""
+        if nodes:
+            frames = inverse_body_frames(np.stack([world[n] for n in nodes]))
+            self._inverse.update(zip(nodes, frames, strict=True))
+
+    def inverse(self, world: list[np.ndarray], node: int) -> np.ndarray:
+        """The inverse body frame of ``node``: prepared, else computed."""
+        found = self._inverse.get(node)
+        return inverse_body_frame(world[node]) if found is None else found
 
     def place(self, shape: Shape, rel: np.ndarray, mesh_source: MeshSource | None) -> PlacedShape | None:
         """:func:`place_shape`, once per shape object and exact ``rel``."""
@@ -650,6 +687,25 @@ class MassCache:
         if hit is None:
             hit = self._parts[id(placed)] = (placed, placed_mass(placed))
         return hit[1]
+
+    def body(self, body: Body, parts: list[Part], density: float, node_world: np.ndarray) -> MassProperties:
+        """Parts summed and the file's values applied (:func:`apply_overrides`), once per combination of
+        part objects, density and mass when the body gives no centre of mass or inertia (then nothing else,
+        not even its pose, enters the result)."""
+        m, key = body.motion, None
+        if m.center_of_mass is None and m.inertia_diagonal is None and isinstance(density, float) and (
+                m.mass is None or isinstance(m.mass, float)):
+            # Signs too: 0.0 == -0.0 as keys, not as results.
+            key = (density, math.copysign(1.0, density), m.mass,
+                   None if m.mass is None else math.copysign(1.0, m.mass), *map(id, parts))
+            hit = self._bodies.get(key)
+            if hit is not None:
+                return hit[1]
+        v, com, inertia = combine_parts(parts)
+        mp = apply_overrides(body, (v * density, com, inertia * density), node_world, self)
+        if key is not None:
+            self._bodies[key] = (parts, mp)  # the parts stay alive: the ids in the key stay theirs
+        return mp
 
     def axes(self, inertia: np.ndarray) -> tuple[Vec3, Quat]:
         """:func:`principal_axes`, once per exact tensor."""
@@ -677,20 +733,20 @@ def body_mass_properties(scene: PhysicsScene, body: Body, density: float = 1000.
         world = world_matrices(scene.document.json if scene.document is not None else {})
     if mesh_source is None and scene.document is not None:
         mesh_source = document_mesh_source(scene.document)
-    if cache is None:
-        placed = body_placements(scene, body.node, world, mesh_source, colliders=colliders)
-        parts = [placed_mass(p) for _, p in placed]
-    else:
-        parts = _cached_parts(scene, body.node, world, mesh_source, colliders, cache)
+    if cache is not None:
+        return cache.body(body, _cached_parts(scene, body.node, world, mesh_source, colliders, cache), density,
+                          world[body.node])
+    placed = body_placements(scene, body.node, world, mesh_source, colliders=colliders)
+    parts = [placed_mass(p) for _, p in placed]
     v, com, inertia = combine_parts(parts)
-    return apply_overrides(body, (v * density, com, inertia * density), world[body.node], cache)
+    return apply_overrides(body, (v * density, com, inertia * density), world[body.node])
 
 
 def _cached_parts(scene: PhysicsScene, node: int, world: list[np.ndarray], mesh_source: MeshSource | None,
                   colliders: list[int] | None, cache: MassCache) -> list[Part]:
     if colliders is None:
         colliders = [k for k, col in enumerate(scene.colliders) if col.body == node]
-    inv = inverse_body_frame(world[node])
+    inv = cache.inverse(world, node)
     placed = [cache.place(col.shape, inv @ world[col.node], mesh_source)
               for col in (scene.colliders[k] for k in colliders)]
     return [cache.mass(p) for p in placed if p is not None]  # all placed first, as body_placements does
