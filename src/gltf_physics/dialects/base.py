@@ -29,7 +29,7 @@ from ..gltf.transforms import (
     decompose_all,
     relative_rigid_all,
     trs_matrix,
-    world_matrices,
+    world_stack,
 )
 from ..model import PhysicsScene, Pose, ReadNote, Shape
 
@@ -139,6 +139,7 @@ class ReadContext:
     parent_of: list[int | None] = field(default_factory=list)
     omi_shapes: list[Shape | None] = field(default_factory=list)  # OMI_physics_shape / OMI_collider by index
     _world: list[np.ndarray] | None = None
+    _world_stack: np.ndarray | None = None
     _poses: dict[int, tuple[Vec3, Quat]] = field(default_factory=dict)
     _index: ExtIndex | None = None
 
@@ -187,7 +188,8 @@ class ReadContext:
         """Every node's world matrix, computed once for the whole document in one vectorised pass over the
         hierarchy (memoised walks per node, one 4×4 product each, were most of reading a big document)."""
         if self._world is None:
-            self._world = self.scene.node_world(world_matrices(self.doc.json, self.parent_of))
+            self._world_stack = world_stack(self.doc.json, self.parent_of)
+            self._world = self.scene.node_world(list(self._world_stack))
         return self._world
 
     def frames(self, pairs: list[tuple[int | None, int]]) -> list[Pose]:
@@ -197,10 +199,10 @@ class ReadContext:
         per joint, that arithmetic in Python was most of reading a big document."""
         if not pairs:
             return []
-        world = self.world_all()
+        self.world_all()
         nodes = sorted({n for _, n in pairs} | {b for b, _ in pairs if b is not None})
         at = {n: k for k, n in enumerate(nodes)}
-        t, q, _ = decompose_all(np.stack([world[n] for n in nodes]))
+        t, q, _ = decompose_all(self._world_stack[nodes])  # type: ignore[index]
         child = np.array([at[n] for _, n in pairs], dtype=np.int64)
         parent = np.array([at[n if b is None else b] for b, n in pairs], dtype=np.int64)
         rel_t, rel_q = relative_rigid_all(t[parent], q[parent], t[child], q[child])

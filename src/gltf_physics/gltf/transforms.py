@@ -251,16 +251,23 @@ def local_matrix(node: dict[str, Any]) -> np.ndarray:
 def world_matrices(gltf: dict[str, Any], parent_of: list[int | None] | None = None) -> list[np.ndarray]:
     """World 4×4 of every node (parents before children; a cycle's nodes are treated as roots).
 
+    Each node's matrix is its own slice of one (n, 4, 4) array, :func:`world_stack`. ``parent_of``:
+    :func:`~.hierarchy.parents` of ``gltf`` when the caller already has it.
+    """
+    return list(world_stack(gltf, parent_of))
+
+
+def world_stack(gltf: dict[str, Any], parent_of: list[int | None] | None = None) -> np.ndarray:
+    """:func:`world_matrices` as one (n, 4, 4) array (fancy-indexing it beats stacking slices again).
+
     Vectorised: local matrices from stacked TRS arrays, then one batched product per hierarchy level, so a
-    300,000-node document costs a few NumPy calls per level instead of several per node. Each node's matrix
-    is its own slice of one (n, 4, 4) array. ``parent_of``: :func:`~.hierarchy.parents` of ``gltf`` when the
-    caller already has it.
+    300,000-node document costs a few NumPy calls per level instead of several per node.
     """
     nodes = gltf.get("nodes") if isinstance(gltf, dict) else None
     nodes = nodes if isinstance(nodes, list) else []  # what parents() walks too: the two stay the same length
     n = len(nodes)
     if n == 0:
-        return []
+        return np.zeros((0, 4, 4))
     effective, depth = _composition_order(parents(gltf) if parent_of is None else parent_of)
     world = _local_matrices(nodes)
     order = np.argsort(np.asarray(depth, dtype=np.int64), kind="stable")
@@ -271,7 +278,7 @@ def world_matrices(gltf: dict[str, Any], parent_of: list[int | None] | None = No
             idx = order[bounds[level - 1]:bounds[level]]
             if len(idx):
                 world[idx] = np.matmul(world[eff[idx]], world[idx])
-    return list(world)
+    return world
 
 
 def _composition_order(parent_of: list[int | None]) -> tuple[list[int | None], list[int]]:
@@ -283,26 +290,25 @@ def _composition_order(parent_of: list[int | None]) -> tuple[list[int | None], l
     n = len(parent_of)
     effective: list[int | None] = [None] * n
     depth = [0] * n
-    done = bytearray(n)
+    state = bytearray(n)  # 0 unvisited, 1 on the current walk, 2 resolved (no set per walk: most are short)
     for i in range(n):
-        if done[i]:
+        if state[i]:
             continue
         chain: list[int] = []
-        on_walk: set[int] = set()
         j: int | None = i
-        while j is not None and not done[j] and j not in on_walk:
-            on_walk.add(j)
+        while j is not None and not state[j]:
+            state[j] = 1
             chain.append(j)
             j = parent_of[j]
         top = chain[-1]
         above = parent_of[top]
-        if above is not None and done[above]:
+        if above is not None and state[above] == 2:  # on the walk (1): a cycle, its top is a root
             effective[top], depth[top] = above, depth[above] + 1
         for k in range(len(chain) - 2, -1, -1):
             c = chain[k]
             effective[c], depth[c] = chain[k + 1], depth[chain[k + 1]] + 1
         for c in chain:
-            done[c] = 1
+            state[c] = 2
     return effective, depth
 
 
@@ -311,7 +317,9 @@ def _local_matrices(nodes: list[Any]) -> np.ndarray:
     n = len(nodes)
     rows: dict[str, tuple[list[int], list[tuple[float, ...]]]] = {k: ([], []) for k in _TRS_DEFAULTS}
     given: list[tuple[int, np.ndarray]] = []
-    for i, node in enumerate(nodes):
+    (ti, tv), (ri, rv), (si, sv) = rows["translation"], rows["rotation"], rows["scale"]
+    t0, r0, s0 = _TRS_DEFAULTS["translation"], _TRS_DEFAULTS["rotation"], _TRS_DEFAULTS["scale"]
+    for i, node in enumerate(nodes):  # unrolled over the three parts: this loop runs once per node
         if not isinstance(node, dict):
             continue
         if "matrix" in node:
@@ -319,11 +327,17 @@ def _local_matrices(nodes: list[Any]) -> np.ndarray:
             if m is not None:
                 given.append((i, m))
                 continue
-        for key, default in _TRS_DEFAULTS.items():
-            if key in node:
-                index, values = rows[key]
-                index.append(i)
-                values.append(_vec(node[key], default))
+        get = node.get
+        # A part present as null reads as its default, which every row already holds.
+        if (v := get("translation")) is not None:
+            ti.append(i)
+            tv.append(_vec(v, t0))
+        if (v := get("rotation")) is not None:
+            ri.append(i)
+            rv.append(_vec(v, r0))
+        if (v := get("scale")) is not None:
+            si.append(i)
+            sv.append(_vec(v, s0))
     arrays = {}
     for key, default in _TRS_DEFAULTS.items():  # one fancy-index assignment per part, not one per node
         arrays[key] = np.tile(np.asarray(default, dtype=float), (n, 1))
