@@ -11,7 +11,7 @@ import numpy as np
 from .dialects.base import gc_paused
 from .gltf.document import Document
 from .gltf.transforms import world_matrices
-from .model import PhysicsScene, shape_kind
+from .model import MotionType, PhysicsScene, shape_kind
 from .model.mass import (
     MassCache,
     MassProperties,
@@ -83,7 +83,7 @@ def _rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
     by_body = colliders_by_body(scene)
     nodes = _array(doc.json, "nodes")
     cache = MassCache()
-    cache.prepare(world, [b.node for b in scene.bodies if b.motion.type.value != "static"])
+    cache.prepare(scene, world, [b.node for b in scene.bodies if b.motion.type is not MotionType.STATIC], by_body)
     numbers: dict[int, tuple[MassProperties, dict[str, Any]]] = {}  # the cache hands out one object per result
     rows = []
     for body in scene.bodies:
@@ -91,7 +91,7 @@ def _rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"node": body.node, "name": name if isinstance(name, str) else None,
                                "motion": body.motion.type.value}
         rows.append(row)
-        if body.motion.type.value == "static":  # immovable: a mass or inertia would only mislead
+        if body.motion.type is MotionType.STATIC:  # immovable: a mass or inertia would only mislead
             continue
         try:
             mp = body_mass_properties(scene, body, DENSITY, mesh_source, world=world,

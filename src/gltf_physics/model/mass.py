@@ -660,18 +660,35 @@ class MassCache:
         self._axes: dict[bytes, tuple[Vec3, Quat]] = {}
         self._bodies: dict[tuple[object, ...], tuple[list[Part], MassProperties]] = {}
         self._inverse: dict[int, np.ndarray] = {}
+        self._rel: dict[tuple[int, int], np.ndarray] = {}
+        self._world: list[np.ndarray] | None = None  # what the prepared frames were computed from
 
-    def prepare(self, world: list[np.ndarray], nodes: list[int]) -> None:
-        """Compute the inverse body frames of the bodies on ``nodes`` in one pass (:func:`inverse_body_frames`);
-        only valid for these ``world`` matrices."""
-        if nodes:
-            frames = inverse_body_frames(np.stack([world[n] for n in nodes]))
-            self._inverse.update(zip(nodes, frames, strict=True))
+    def prepare(self, scene: PhysicsScene, world: list[np.ndarray], nodes: list[int],
+                colliders: dict[int | None, list[int]]) -> None:
+        """Compute in one NumPy pass the inverse body frames of the bodies on ``nodes``
+        (:func:`inverse_body_frames`) and every one of their colliders' transforms relative to them
+        (``colliders``: :func:`colliders_by_body`); used when later calls pass the same ``world`` list."""
+        self._world, self._inverse, self._rel = world, {}, {}
+        if not nodes:
+            return
+        inverse = inverse_body_frames(np.stack([world[n] for n in nodes]))
+        self._inverse = dict(zip(nodes, inverse, strict=True))
+        pairs = [(j, n, k) for j, n in enumerate(nodes) for k in colliders.get(n, [])]
+        if pairs:  # one batched product: the same per-matrix result as inv @ world[...] (matmul loops over them)
+            rel = np.matmul(inverse[[j for j, _, _ in pairs]],
+                            np.stack([world[scene.colliders[k].node] for _, _, k in pairs]))
+            self._rel = dict(zip(((n, k) for _, n, k in pairs), rel, strict=True))
 
-    def inverse(self, world: list[np.ndarray], node: int) -> np.ndarray:
-        """The inverse body frame of ``node``: prepared, else computed."""
-        found = self._inverse.get(node)
-        return inverse_body_frame(world[node]) if found is None else found
+    def relative(self, scene: PhysicsScene, world: list[np.ndarray], node: int, k: int) -> np.ndarray:
+        """Collider ``k``'s transform in the body frame of ``node``: prepared, else computed."""
+        if world is self._world:
+            found = self._rel.get((node, k))
+            if found is not None:
+                return found
+        inverse = self._inverse.get(node) if world is self._world else None
+        if inverse is None:
+            inverse = inverse_body_frame(world[node])
+        return inverse @ world[scene.colliders[k].node]
 
     def place(self, shape: Shape, rel: np.ndarray, mesh_source: MeshSource | None) -> PlacedShape | None:
         """:func:`place_shape`, once per shape object and exact ``rel``."""
@@ -746,9 +763,8 @@ def _cached_parts(scene: PhysicsScene, node: int, world: list[np.ndarray], mesh_
                   colliders: list[int] | None, cache: MassCache) -> list[Part]:
     if colliders is None:
         colliders = [k for k, col in enumerate(scene.colliders) if col.body == node]
-    inv = cache.inverse(world, node)
-    placed = [cache.place(col.shape, inv @ world[col.node], mesh_source)
-              for col in (scene.colliders[k] for k in colliders)]
+    placed = [cache.place(scene.colliders[k].shape, cache.relative(scene, world, node, k), mesh_source)
+              for k in colliders]
     return [cache.mass(p) for p in placed if p is not None]  # all placed first, as body_placements does
 
 
