@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from .bodies import Body, Collider, CollisionFilter, PhysicsMaterial, Trigger
 from .gravity import GravityField, Seat, WorldGravity
 from .joints import Joint
 from .vehicles import HoverThruster, Thruster, Vehicle, Wheel
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..gltf.document import Document
 
 
@@ -96,7 +96,9 @@ class PhysicsScene:
             return computed
         cached = self.__dict__.get("_node_world")
         if cached is None:
-            from ..gltf.transforms import world_matrices  # late: model/ needs the container only here
+            import numpy as np  # late: the model itself is plain data (``--help`` loads no NumPy)
+
+            from ..gltf.transforms import world_matrices
 
             with np.errstate(all="ignore"):  # NaN transforms give NaN poses, reported by `validate`
                 cached = world_matrices(self.document.json if self.document is not None else {})
