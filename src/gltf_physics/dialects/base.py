@@ -22,16 +22,14 @@ from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import ancestors, nearest_marked, parents
 from ..gltf.transforms import (
-    Quat,
-    Vec3,
     affine_inverse,
     decompose,
     decompose_all,
     relative_rigid_all,
     trs_matrix,
-    world_stack,
+    world_stacks,
 )
-from ..model import PhysicsScene, Pose, ReadNote, Shape
+from ..model import Joint, PhysicsScene, Pose, ReadNote, Shape
 
 
 @contextmanager
@@ -131,6 +129,9 @@ class ExtIndex:
 
 _TOP_LEVEL_ARRAYS = ("nodes", "meshes", "skins", "extensionsUsed")
 
+# A joint read but not built yet: its fields but the frames, then (body, node) of frame A and of frame B.
+PendingJoint = tuple[dict[str, Any], tuple[int | None, int], tuple[int | None, int]]
+
 
 @dataclass
 class ReadContext:
@@ -140,7 +141,6 @@ class ReadContext:
     omi_shapes: list[Shape | None] = field(default_factory=list)  # OMI_physics_shape / OMI_collider by index
     _world: list[np.ndarray] | None = None
     _world_stack: np.ndarray | None = None
-    _poses: dict[int, tuple[Vec3, Quat]] = field(default_factory=dict)
     _index: ExtIndex | None = None
 
     @classmethod
@@ -180,16 +180,19 @@ class ReadContext:
         return len(array(self.doc.json, key))
 
     def world(self, node: int) -> np.ndarray:
-        """World matrix of one node (a cycle's top node is treated as a root, see
-        :func:`~gltf_physics.gltf.transforms.world_matrices`)."""
-        return self.world_all()[node]
+        """World matrix of one node, as a walk down its parent chain from the identity composes it (a cycle's
+        top node is treated as a root, see :func:`~gltf_physics.gltf.transforms.world_matrices`)."""
+        self.world_all()
+        return self._world_stack[node]  # type: ignore[index]
 
     def world_all(self) -> list[np.ndarray]:
-        """Every node's world matrix, computed once for the whole document in one vectorised pass over the
-        hierarchy (memoised walks per node, one 4×4 product each, were most of reading a big document)."""
+        """Every node's world matrix (:func:`~gltf_physics.gltf.transforms.world_matrices`), computed once for
+        the whole document in one vectorised pass and kept on the scene for ``info``; :meth:`world` and the
+        joint frames use the walked form of the same pass (memoised walks per node, one 4×4 product each,
+        were most of reading a big document)."""
         if self._world is None:
-            self._world_stack = world_stack(self.doc.json, self.parent_of)
-            self._world = self.scene.node_world(list(self._world_stack))
+            plain, self._world_stack = world_stacks(self.doc.json, self.parent_of, chained=True)
+            self._world = self.scene.node_world(list(plain))
         return self._world
 
     def frames(self, pairs: list[tuple[int | None, int]]) -> list[Pose]:
@@ -211,13 +214,12 @@ class ReadContext:
         rel_q = np.where(in_world, q[child], rel_q).tolist()
         return [Pose(tuple(a), tuple(b)) for a, b in zip(rel_t, rel_q, strict=True)]  # type: ignore[arg-type]
 
-    def pose(self, node: int) -> tuple[Vec3, Quat]:
-        """The rigid (translation, rotation) of a node's world matrix, decomposed once per node: joint
-        frames ask for the same body nodes again and again."""
-        found = self._poses.get(node)
-        if found is None:
-            found = self._poses[node] = decompose(self.world(node))[:2]  # type: ignore[assignment]
-        return found  # type: ignore[return-value]
+    def add_joints(self, pending: list[PendingJoint]) -> None:
+        """Append joints read as (Joint fields but the frames, (body A, node A), (body B, node B)) to the scene,
+        in order, their frames (:meth:`frames`) computed together."""
+        frames = self.frames([pair for _, a, b in pending for pair in (a, b)])
+        self.scene.joints.extend(Joint(frame_a=frames[2 * k], frame_b=frames[2 * k + 1], **fields)
+                                 for k, (fields, _, _) in enumerate(pending))
 
     def generations(self, extensions: tuple[str, ...], detect: Callable[..., dict[str, str]]) -> dict[str, str]:
         """This family's generations: those ``read_scene`` already detected for the whole document, else

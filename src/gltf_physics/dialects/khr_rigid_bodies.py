@@ -21,7 +21,6 @@ from ..model import (
     Collider,
     CollisionFilter,
     CombineMode,
-    Joint,
     MeshShape,
     Motion,
     MotionType,
@@ -30,7 +29,7 @@ from ..model import (
     Trigger,
 )
 from . import khr_joints
-from .base import ExtIndex, ReadContext, WriteContext, array, index, num, to_float, vec
+from .base import ExtIndex, PendingJoint, ReadContext, WriteContext, array, index, num, to_float, vec
 from .khr_shapes import BODIES_EXT, COLLISION_SHAPES, IMPLICIT_SHAPES, read_shapes
 from .khr_write import write_khr
 
@@ -115,9 +114,7 @@ class _Reader:
         self.owners: list[int | None] = []  # every node's nearest motion node (BODY-10 / §11 "Bodies")
         key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"  # §6.4 vs §6.1
         self.joint_settings = khr_joints.read_settings(ctx, self.doc, key, self.doc_pointer, gen == GEN0)
-        # Joints read but not yet built: (index in scene.joints, Joint fields but the frames, the two
-        # (body, node) pairs); their frames are computed together once every node is read (ReadContext.frames).
-        self.pending: list[tuple[int, dict[str, Any], tuple[int | None, int], tuple[int | None, int]]] = []
+        self.pending: list[PendingJoint] = []  # joints read, built with their frames after every node
 
     def run(self) -> None:
         self._materials()
@@ -138,7 +135,7 @@ class _Reader:
                 self._trigger(i, trigger, f"{p}/trigger")
             if isinstance(joint, dict):
                 self._joint(i, joint, f"{p}/joint")
-        self._build_joints()
+        self.ctx.add_joints(self.pending)
 
     # -- document resources
 
@@ -279,19 +276,7 @@ class _Reader:
         fields = {"body_a": body_a, "body_b": body_b, "limits": limits, "drives": drives,
                   "enable_collision": j.get("enableCollision") is True, "node": node,
                   "connected_node": connected, "settings_index": settings, "pointer": pointer}
-        self.pending.append((len(self.ctx.scene.joints), fields, (body_a, node), (body_b, connected)))
-        self.ctx.scene.joints.append(None)  # type: ignore[arg-type]  # built by _build_joints, in this place
-
-    def _build_joints(self) -> None:
-        """§11 "Joint frames": each joint node relative to its nearest motion node (world when none), all
-        joints' frames in one pass."""
-        pairs = [pair for _, _, a, b in self.pending for pair in (a, b)]
-        frames = self.ctx.frames(pairs)
-        joints = self.ctx.scene.joints
-        for k, (at, fields, _, _) in enumerate(self.pending):
-            joints[at] = Joint(frame_a=frames[2 * k], frame_b=frames[2 * k + 1], **fields)
-        self.pending = []
-
+        self.pending.append((fields, (body_a, node), (body_b, connected)))
 
 
 def _strings(obj: dict[str, Any], key: str) -> tuple[str, ...]:

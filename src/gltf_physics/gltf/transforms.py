@@ -263,22 +263,43 @@ def world_stack(gltf: dict[str, Any], parent_of: list[int | None] | None = None)
     Vectorised: local matrices from stacked TRS arrays, then one batched product per hierarchy level, so a
     300,000-node document costs a few NumPy calls per level instead of several per node.
     """
+    return world_stacks(gltf, parent_of)[0]
+
+
+def world_stacks(gltf: dict[str, Any], parent_of: list[int | None] | None = None,
+                 chained: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """(:func:`world_stack`, and with ``chained`` the same matrices composed as a walk down from the identity:
+    a root's is ``I @ local``, which equals ``local`` except for the sign of some zeros). The readers' joint
+    frames always came from that walk, ``info`` and the writers from :func:`world_matrices`; both from one
+    parse of the nodes, so each keeps its exact bytes."""
     nodes = gltf.get("nodes") if isinstance(gltf, dict) else None
     nodes = nodes if isinstance(nodes, list) else []  # what parents() walks too: the two stay the same length
     n = len(nodes)
     if n == 0:
-        return np.zeros((0, 4, 4))
+        return np.zeros((0, 4, 4)), np.zeros((0, 4, 4)) if chained else None
     effective, depth = _composition_order(parents(gltf) if parent_of is None else parent_of)
-    world = _local_matrices(nodes)
-    order = np.argsort(np.asarray(depth, dtype=np.int64), kind="stable")
-    bounds = np.searchsorted(np.asarray(depth, dtype=np.int64)[order], np.arange(1, max(depth) + 2))
+    local = _local_matrices(nodes)
+    depths = np.asarray(depth, dtype=np.int64)
+    order = np.argsort(depths, kind="stable")
+    bounds = np.searchsorted(depths[order], np.arange(1, max(depth) + 2))
     eff = np.asarray([-1 if p is None else p for p in effective], dtype=np.int64)
+    walked = None
+    if chained:
+        walked = local.copy()
+        roots = order[:bounds[0]]
+        walked[roots] = np.matmul(np.broadcast_to(np.eye(4), (len(roots), 4, 4)), walked[roots])
+        _compose_levels(walked, order, bounds, eff)
+    _compose_levels(local, order, bounds, eff)
+    return local, walked
+
+
+def _compose_levels(world: np.ndarray, order: np.ndarray, bounds: np.ndarray, eff: np.ndarray) -> None:
+    """world[i] = world[parent] @ world[i], level by level (in place)."""
     with np.errstate(all="ignore"):  # a huge chain may overflow: callers check finiteness where it matters
         for level in range(1, len(bounds)):
             idx = order[bounds[level - 1]:bounds[level]]
             if len(idx):
                 world[idx] = np.matmul(world[eff[idx]], world[idx])
-    return world
 
 
 def _composition_order(parent_of: list[int | None]) -> tuple[list[int | None], list[int]]:
