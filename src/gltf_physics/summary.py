@@ -8,10 +8,18 @@ from typing import Any
 
 import numpy as np
 
+from .dialects.base import gc_paused
 from .gltf.document import Document
 from .gltf.transforms import world_matrices
-from .model import PhysicsScene, shape_kind
-from .model.mass import body_mass_properties, colliders_by_body, document_mesh_source, has_axes
+from .model import MotionType, PhysicsScene, shape_kind
+from .model.mass import (
+    MassCache,
+    MassProperties,
+    body_mass_properties,
+    colliders_by_body,
+    document_mesh_source,
+    has_axes,
+)
 
 DENSITY = 1000.0  # kg/m³, body_mass_properties' default: what `info` has always reported
 
@@ -58,37 +66,59 @@ def _array(gltf: Any, key: str) -> list[Any]:
 
 def _body_rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
     """One row per body. World matrices, meshes and collider lists are gathered once for all bodies: per
-    body they made `info` quadratic (minutes at a few thousand nodes)."""
+    body they made `info` quadratic (minutes at a few thousand nodes); a :class:`MassCache` integrates
+    identical bodies once."""
     if not scene.bodies:
         return []
-    with np.errstate(all="ignore"):  # NaN transforms: NaN poses, reported by `validate`, not as warnings
-        world = world_matrices(doc.json)
+    # The GC paused as while reading (a few objects per body; each full sweep walks the whole parsed JSON);
+    # non-finite sizes give "nan" in the row, not NumPy warnings on stderr.
+    with gc_paused(), np.errstate(all="ignore"):
+        return _rows(doc, scene)
+
+
+def _rows(doc: Document, scene: PhysicsScene) -> list[dict[str, Any]]:
+    # The matrices the reader already computed (joint frames), else computed once.
+    world = scene.node_world() if scene.document is doc else world_matrices(doc.json)
     mesh_source = document_mesh_source(doc)
     by_body = colliders_by_body(scene)
     nodes = _array(doc.json, "nodes")
+    cache = MassCache()
+    cache.prepare(scene, world, [b.node for b in scene.bodies if b.motion.type is not MotionType.STATIC], by_body)
+    numbers: dict[int, tuple[MassProperties, dict[str, Any]]] = {}  # the cache hands out one object per result
     rows = []
     for body in scene.bodies:
         name = nodes[body.node].get("name") if isinstance(nodes[body.node], dict) else None
         row: dict[str, Any] = {"node": body.node, "name": name if isinstance(name, str) else None,
                                "motion": body.motion.type.value}
-        if body.motion.type.value == "static":  # immovable: a mass or inertia would only mislead
-            rows.append(row)
+        rows.append(row)
+        if body.motion.type is MotionType.STATIC:  # immovable: a mass or inertia would only mislead
             continue
         try:
-            with np.errstate(all="ignore"):  # non-finite sizes give "nan" in the row, not warnings on stderr
-                mp = body_mass_properties(scene, body, DENSITY, mesh_source, world=world,
-                                          colliders=by_body.get(body.node, []))
+            mp = body_mass_properties(scene, body, DENSITY, mesh_source, world=world,
+                                      colliders=by_body.get(body.node, []), cache=cache)
         except (ArithmeticError, ValueError) as exc:  # e.g. unreadable mesh data
             _unknown(row, str(exc))
-        else:
-            if has_axes(mp):
-                row.update(mass=_num(mp.mass), centerOfMass=[_num(v) for v in mp.center_of_mass],
-                           inertiaDiagonal=[_num(v) for v in mp.inertia_diagonal],
-                           inertiaOrientation=[_num(v) for v in mp.inertia_orientation])
-            else:  # Non-finite or out-of-range sizes/transforms/overrides (reported by `validate`)
-                _unknown(row, "the inertia tensor is NaN (non-finite or overflowing sizes, transforms or overrides)")
-        rows.append(row)
+            continue
+        found = numbers.get(id(mp))
+        if found is None:
+            found = numbers[id(mp)] = (mp, _mass_fields(mp))
+        fields = found[1]
+        if fields:
+            row.update(mass=fields["mass"], centerOfMass=list(fields["centerOfMass"]),
+                       inertiaDiagonal=list(fields["inertiaDiagonal"]),
+                       inertiaOrientation=list(fields["inertiaOrientation"]))
+        else:  # Non-finite or out-of-range sizes/transforms/overrides (reported by `validate`)
+            _unknown(row, "the inertia tensor is NaN (non-finite or overflowing sizes, transforms or overrides)")
     return rows
+
+
+def _mass_fields(mp: MassProperties) -> dict[str, Any]:
+    """A row's mass columns, JSON-ready; empty when the principal axes are unknown (NaN inertia)."""
+    if not has_axes(mp):
+        return {}
+    return {"mass": _num(mp.mass), "centerOfMass": [_num(v) for v in mp.center_of_mass],
+            "inertiaDiagonal": [_num(v) for v in mp.inertia_diagonal],
+            "inertiaOrientation": [_num(v) for v in mp.inertia_orientation]}
 
 
 def _unknown(row: dict[str, Any], reason: str) -> None:

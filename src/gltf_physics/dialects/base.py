@@ -21,8 +21,15 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import ancestors, nearest_marked, parents
-from ..gltf.transforms import affine_inverse, decompose, local_matrix, trs_matrix
-from ..model import PhysicsScene, Pose, ReadNote, Shape
+from ..gltf.transforms import (
+    affine_inverse,
+    decompose,
+    decompose_all,
+    relative_rigid_all,
+    trs_matrix,
+    world_stacks,
+)
+from ..model import Joint, PhysicsScene, Pose, ReadNote, Shape
 
 
 @contextmanager
@@ -122,6 +129,9 @@ class ExtIndex:
 
 _TOP_LEVEL_ARRAYS = ("nodes", "meshes", "skins", "extensionsUsed")
 
+# A joint read but not built yet: its fields but the frames, then (body, node) of frame A and of frame B.
+PendingJoint = tuple[dict[str, Any], tuple[int | None, int], tuple[int | None, int]]
+
 
 @dataclass
 class ReadContext:
@@ -129,7 +139,8 @@ class ReadContext:
     scene: PhysicsScene
     parent_of: list[int | None] = field(default_factory=list)
     omi_shapes: list[Shape | None] = field(default_factory=list)  # OMI_physics_shape / OMI_collider by index
-    _world: dict[int, np.ndarray] = field(default_factory=dict)
+    _world: list[np.ndarray] | None = None
+    _world_stack: np.ndarray | None = None
     _index: ExtIndex | None = None
 
     @classmethod
@@ -169,24 +180,46 @@ class ReadContext:
         return len(array(self.doc.json, key))
 
     def world(self, node: int) -> np.ndarray:
-        """World matrix of one node, computed on demand up its parent chain (memoised; a cycle's top node
-        is treated as a root, like :func:`~gltf_physics.gltf.transforms.world_matrices`)."""
-        if node in self._world:
-            return self._world[node]
-        nodes = self.nodes
-        chain: list[int] = []
-        seen: set[int] = set()
-        j: int | None = node
-        while j is not None and j not in self._world and j not in seen:
-            seen.add(j)
-            chain.append(j)
-            j = self.parent_of[j]
-        base = self._world[j] if j is not None and j in self._world else np.eye(4)
-        for k in reversed(chain):
-            n = nodes[k]
-            base = base @ local_matrix(n if isinstance(n, dict) else {})
-            self._world[k] = base
-        return self._world[node]
+        """World matrix of one node, as a walk down its parent chain from the identity composes it (a cycle's
+        top node is treated as a root, see :func:`~gltf_physics.gltf.transforms.world_matrices`)."""
+        self.world_all()
+        return self._world_stack[node]  # type: ignore[index]
+
+    def world_all(self) -> list[np.ndarray]:
+        """Every node's world matrix (:func:`~gltf_physics.gltf.transforms.world_matrices`), computed once for
+        the whole document in one vectorised pass and kept on the scene for ``info``; :meth:`world` and the
+        joint frames use the walked form of the same pass (memoised walks per node, one 4×4 product each,
+        were most of reading a big document)."""
+        if self._world is None:
+            plain, self._world_stack = world_stacks(self.doc.json, self.parent_of, chained=True)
+            self._world = self.scene.node_world(list(plain))
+        return self._world
+
+    def frames(self, pairs: list[tuple[int | None, int]]) -> list[Pose]:
+        """§11 "Joint frames" of many (body, node) pairs at once: ``node``'s pose in the body node's rigid frame
+        (world when the body is ``None``). Every node involved is decomposed once and all the relative poses
+        are one NumPy pass (bit-identical to :func:`~gltf_physics.gltf.transforms.relative_pose` per pair);
+        per joint, that arithmetic in Python was most of reading a big document."""
+        if not pairs:
+            return []
+        self.world_all()
+        nodes = sorted({n for _, n in pairs} | {b for b, _ in pairs if b is not None})
+        at = {n: k for k, n in enumerate(nodes)}
+        t, q, _ = decompose_all(self._world_stack[nodes])  # type: ignore[index]
+        child = np.array([at[n] for _, n in pairs], dtype=np.int64)
+        parent = np.array([at[n if b is None else b] for b, n in pairs], dtype=np.int64)
+        rel_t, rel_q = relative_rigid_all(t[parent], q[parent], t[child], q[child])
+        in_world = np.array([b is None for b, _ in pairs])[:, None]
+        rel_t = np.where(in_world, t[child], rel_t).tolist()
+        rel_q = np.where(in_world, q[child], rel_q).tolist()
+        return [Pose(tuple(a), tuple(b)) for a, b in zip(rel_t, rel_q, strict=True)]  # type: ignore[arg-type]
+
+    def add_joints(self, pending: list[PendingJoint]) -> None:
+        """Append joints read as (Joint fields but the frames, (body A, node A), (body B, node B)) to the scene,
+        in order, their frames (:meth:`frames`) computed together."""
+        frames = self.frames([pair for _, a, b in pending for pair in (a, b)])
+        self.scene.joints.extend(Joint(frame_a=frames[2 * k], frame_b=frames[2 * k + 1], **fields)
+                                 for k, (fields, _, _) in enumerate(pending))
 
     def generations(self, extensions: tuple[str, ...], detect: Callable[..., dict[str, str]]) -> dict[str, str]:
         """This family's generations: those ``read_scene`` already detected for the whole document, else

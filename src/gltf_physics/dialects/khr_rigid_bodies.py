@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..gltf.transforms import relative_pose
 from ..model import (
     IDENTITY_QUAT,
     ZERO3,
@@ -22,17 +21,15 @@ from ..model import (
     Collider,
     CollisionFilter,
     CombineMode,
-    Joint,
     MeshShape,
     Motion,
     MotionType,
     PhysicsMaterial,
-    Pose,
     Shape,
     Trigger,
 )
 from . import khr_joints
-from .base import ExtIndex, ReadContext, WriteContext, array, index, num, to_float, vec
+from .base import ExtIndex, PendingJoint, ReadContext, WriteContext, array, index, num, to_float, vec
 from .khr_shapes import BODIES_EXT, COLLISION_SHAPES, IMPLICIT_SHAPES, read_shapes
 from .khr_write import write_khr
 
@@ -117,6 +114,7 @@ class _Reader:
         self.owners: list[int | None] = []  # every node's nearest motion node (BODY-10 / §11 "Bodies")
         key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"  # §6.4 vs §6.1
         self.joint_settings = khr_joints.read_settings(ctx, self.doc, key, self.doc_pointer, gen == GEN0)
+        self.pending: list[PendingJoint] = []  # joints read, built with their frames after every node
 
     def run(self) -> None:
         self._materials()
@@ -127,7 +125,8 @@ class _Reader:
         bodies = self.ctx.scene.bodies
         for i, ext in exts:
             p = f"/nodes/{i}/extensions/{self.ext}"
-            motion, collider, trigger, joint = (ext.get(k) for k in _PARTS)
+            get = ext.get  # four plain lookups: a generator here cost more than the lookups (per node)
+            motion, collider, trigger, joint = get("motion"), get("collider"), get("trigger"), get("joint")
             if isinstance(motion, dict):
                 bodies.append(Body(i, self._motion(motion), pointer=f"{p}/motion"))
             if isinstance(collider, dict):
@@ -136,6 +135,7 @@ class _Reader:
                 self._trigger(i, trigger, f"{p}/trigger")
             if isinstance(joint, dict):
                 self._joint(i, joint, f"{p}/joint")
+        self.ctx.add_joints(self.pending)
 
     # -- document resources
 
@@ -273,19 +273,10 @@ class _Reader:
             return
         limits, drives = self.joint_settings[settings]
         body_a, body_b = self._body_of(node), self._body_of(connected)
-        self.ctx.scene.joints.append(Joint(
-            body_a=body_a, frame_a=self._frame(body_a, node),
-            body_b=body_b, frame_b=self._frame(body_b, connected),
-            limits=limits, drives=drives, enable_collision=j.get("enableCollision") is True,
-            node=node, connected_node=connected, settings_index=settings, pointer=pointer))
-
-    def _frame(self, body: int | None, node: int) -> Pose:
-        """§11 "Joint frames": the node relative to its nearest motion node (world when none)."""
-        t, q = relative_pose(None if body is None else self.ctx.world(body), self.ctx.world(node))
-        return Pose(t, q)
-
-
-_PARTS = ("motion", "collider", "trigger", "joint")
+        fields = {"body_a": body_a, "body_b": body_b, "limits": limits, "drives": drives,
+                  "enable_collision": j.get("enableCollision") is True, "node": node,
+                  "connected_node": connected, "settings_index": settings, "pointer": pointer}
+        self.pending.append((fields, (body_a, node), (body_b, connected)))
 
 
 def _strings(obj: dict[str, Any], key: str) -> tuple[str, ...]:

@@ -19,7 +19,17 @@ from ..gltf.hierarchy import parents
 from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
 from ..model import Joint, JointLimit, MotionType, Pose
 from . import portable_joints
-from .base import ExtIndex, ReadContext, WriteContext, array, frame_node, num, writable, writable_node
+from .base import (
+    ExtIndex,
+    PendingJoint,
+    ReadContext,
+    WriteContext,
+    array,
+    frame_node,
+    num,
+    writable,
+    writable_node,
+)
 from .joint_settings import Family, JointSettings, axes, read_settings, settings_json, split_limits
 
 JOINT_EXT = "OMI_physics_joint"
@@ -50,7 +60,7 @@ def detect(gltf: dict[str, Any], index: ExtIndex | None = None) -> str | None:
 def read(ctx: ReadContext, generation: str, owner: Owner) -> None:
     doc = ctx.index.doc(JOINT_EXT) or {}
     base = f"/extensions/{JOINT_EXT}"
-    make: Callable[[int, dict[str, Any], str], Joint | None]
+    make: Callable[[int, dict[str, Any], str], PendingJoint | None]
     if generation == GEN1:
         limits = [
             _constraint(ctx, c, f"{base}/constraints/{i}") for i, c in enumerate(array(doc, "constraints"))
@@ -59,9 +69,11 @@ def read(ctx: ReadContext, generation: str, owner: Owner) -> None:
     else:
         settings = read_settings(ctx, doc.get("physicsJoints"), f"{base}/physicsJoints", OMI)
         make = lambda node, ext, ptr: _joint(ctx, node, ext, ptr, settings, owner)  # noqa: E731
+    pending = []
     for i, ext in ctx.index.nodes_with(JOINT_EXT):
         if (joint := make(i, ext, f"/nodes/{i}/extensions/{JOINT_EXT}")) is not None:
-            ctx.scene.joints.append(joint)
+            pending.append(joint)
+    ctx.add_joints(pending)  # every frame in one pass (§11 "Joint frames": relative to the nearest motion node)
 
 
 def _node_index(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str) -> int | None:
@@ -74,11 +86,6 @@ def _node_index(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str) -
         )
         return None
     return v
-
-
-def _frame(ctx: ReadContext, body: int | None, node: int) -> Pose:
-    t, q = relative_pose(ctx.world(body) if body is not None else None, ctx.world(node))
-    return Pose(translation=t, rotation=q)
 
 
 # gen1 --------------------------------------------------------------------
@@ -107,7 +114,7 @@ def _seed_joint(
     pointer: str,
     constraints: list[JointLimit | None],
     owner: Owner,
-) -> Joint | None:
+) -> PendingJoint | None:
     node_a = _node_index(ctx, ext, "nodeA", pointer)
     node_b = _node_index(ctx, ext, "nodeB", pointer)
     if node_a is None or node_b is None:
@@ -127,16 +134,9 @@ def _seed_joint(
                 f"node {n} carries no motion; frame taken relative to "
                 f"{'node ' + str(b) if b is not None else 'the world'}",
             )
-    return Joint(
-        body_a=body_a,
-        frame_a=_frame(ctx, body_a, node),
-        body_b=body_b,
-        frame_b=_frame(ctx, body_b, node),
-        limits=later_wins(chosen),
-        node=node,
-        connected_node=None,
-        pointer=pointer,
-    )
+    fields = {"body_a": body_a, "body_b": body_b, "limits": later_wins(chosen), "node": node,
+              "connected_node": None, "pointer": pointer}
+    return fields, (body_a, node), (body_b, node)  # one joint node: both frames are its pose
 
 
 def later_wins(limits: list[JointLimit]) -> tuple[JointLimit, ...]:
@@ -166,7 +166,7 @@ def later_wins(limits: list[JointLimit]) -> tuple[JointLimit, ...]:
 
 def _joint(
     ctx: ReadContext, node: int, ext: dict[str, Any], pointer: str, settings: list[JointSettings], owner: Owner
-) -> Joint | None:
+) -> PendingJoint | None:
     index = ext.get("joint")
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(settings):
         ctx.note(
@@ -178,19 +178,10 @@ def _joint(
         return None
     limits, drives = settings[index]
     body_a, body_b = owner(node), owner(connected)
-    return Joint(
-        body_a=body_a,
-        frame_a=_frame(ctx, body_a, node),
-        body_b=body_b,
-        frame_b=_frame(ctx, body_b, connected),
-        limits=limits,
-        drives=drives,
-        enable_collision=ext.get("enableCollision") is True,
-        node=node,
-        connected_node=connected,
-        settings_index=index,
-        pointer=pointer,
-    )
+    fields = {"body_a": body_a, "body_b": body_b, "limits": limits, "drives": drives,
+              "enable_collision": ext.get("enableCollision") is True, "node": node, "connected_node": connected,
+              "settings_index": index, "pointer": pointer}
+    return fields, (body_a, node), (body_b, connected)
 
 
 # ---------------------------------------------------------------- writing (gen2)

@@ -25,7 +25,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..gltf.transforms import decompose, matrix_to_quat, quat_to_matrix, world_matrices
+from ..gltf.transforms import (
+    decompose,
+    decompose_all,
+    matrix_to_quat,
+    quat_of_rows,
+    quat_rows,
+    quat_rows_all,
+    quat_to_matrix,
+    world_matrices,
+)
 from .bodies import IDENTITY_QUAT, Body, Quat
 from .scene import PhysicsScene
 from .shapes import Box, Capsule, Cylinder, MeshShape, Plane, Shape, Sphere, Vec3
@@ -73,28 +82,42 @@ class PlacedShape:
 def place_shape(shape: Shape, rel: np.ndarray, mesh_source: MeshSource | None = None) -> PlacedShape | None:
     """``shape`` (in its node's space) under ``rel`` (node → parent frame, scale included); ``None`` when a
     scale column is zero (KRB-12: the shape is disabled) or a mesh shape has no triangles."""
-    lin = np.asarray(rel, dtype=float)[:3, :3]
-    t = tuple(float(v) for v in rel[:3, 3])
-    s = np.linalg.norm(lin, axis=0)
-    if np.any(s <= 1e-12):
+    rel = np.asarray(rel, dtype=float)
+    return _place(shape, rel, rel[:3, :4].tolist(), mesh_source)
+
+
+def _place(shape: Shape, rel: np.ndarray, rows: list[list[float]],
+           mesh_source: MeshSource | None) -> PlacedShape | None:
+    """:func:`place_shape` with ``rel``'s top three rows as floats. The 3×3 tests (column norms, shear,
+    handedness) are plain float arithmetic in NumPy's summation order: the same values, without a dozen
+    NumPy calls on tiny arrays per collider (most of ``info`` on a big document)."""
+    (a, b, c, tx), (d, e, f, ty), (g, h, i, tz) = rows
+    t = (tx, ty, tz)
+    s = (math.sqrt(a * a + d * d + g * g), math.sqrt(b * b + e * e + h * h), math.sqrt(c * c + f * f + i * i))
+    if s[0] <= 1e-12 or s[1] <= 1e-12 or s[2] <= 1e-12:
         return None
-    rot = lin / s
-    sheared = float(np.abs(rot.T @ rot - np.eye(3)).max()) > 1e-6
-    if np.linalg.det(rot) < 0:  # negative scale ⇒ |scale| (KRB-12): drop the reflection
-        rot[:, 0] = -rot[:, 0]
-    q = matrix_to_quat(rot)
-    uniform = float(s.max() - s.min()) <= 1e-9 * float(s.max())
     if isinstance(shape, MeshShape):
-        return _place_mesh(shape, lin, t, mesh_source)
+        return _place_mesh(shape, rel[:3, :3], t, mesh_source)
+    rot = [[a / s[0], b / s[1], c / s[2]], [d / s[0], e / s[1], f / s[2]], [g / s[0], h / s[1], i / s[2]]]
+    sheared = _sheared(rot)
+    # Unsheared, |det| ≈ 1 and the cofactor sign is LAPACK's; far from a rotation only LAPACK's is sure to be
+    # the one reported so far.
+    flip = bool(np.linalg.det(np.array(rot)) < 0) if sheared else _det3(rot) < 0
+    if flip:  # negative scale ⇒ |scale| (KRB-12): drop the reflection
+        for row in rot:
+            row[0] = -row[0]
+    q = quat_of_rows(rot)
+    uniform = not any(v != v for v in s) and max(s) - min(s) <= 1e-9 * max(s)  # NaN: never uniform (NumPy)
     if isinstance(shape, Plane):
         sx = shape.size_x * s[0] if shape.size_x is not None else math.inf
         sz = shape.size_z * s[2] if shape.size_z is not None else math.inf
         return PlacedShape("plane", t, q, (sx, sz, 1.0 if shape.double_sided else 0.0))
     if isinstance(shape, Box) and not sheared:
-        half = tuple(float(v) for v in np.asarray(shape.size, dtype=float) * s / 2)
+        size = shape.size
+        half = (float(size[0]) * s[0] / 2, float(size[1]) * s[1] / 2, float(size[2]) * s[2] / 2)
         return PlacedShape("box", t, q, half)
     if not sheared and uniform:
-        k = float(s[0])
+        k = s[0]
         if isinstance(shape, Sphere):
             return PlacedShape("sphere", t, q, (shape.radius * k,))
         if isinstance(shape, Capsule):
@@ -104,8 +127,26 @@ def place_shape(shape: Shape, rel: np.ndarray, mesh_source: MeshSource | None = 
             return PlacedShape("cylinder", t, q, (shape.height * k / 2, shape.radius_bottom * k,
                                                     shape.radius_top * k))
     # Non-uniform scale of a round shape, or a sheared frame: the hull of the tessellated shape (DESIGN §3).
-    pts = shape_points(shape) @ lin.T + np.asarray(t)
+    pts = shape_points(shape) @ rel[:3, :3].T + np.asarray(t)
     return PlacedShape("convex", (0.0, 0.0, 0.0), IDENTITY_QUAT, points=pts)
+
+
+def _sheared(rot: list[list[float]]) -> bool:
+    """max |rotᵀ·rot − I| > 1e-6, NaN never sheared (NumPy's max propagates NaN, and NaN > x is false)."""
+    worst = 0.0
+    for j in range(3):
+        for k in range(3):
+            v = abs(0.0 + rot[0][j] * rot[0][k] + rot[1][j] * rot[1][k] + rot[2][j] * rot[2][k]
+                    - (1.0 if j == k else 0.0))
+            if v != v:
+                return False
+            worst = max(worst, v)
+    return worst > 1e-6
+
+
+def _det3(m: list[list[float]]) -> float:
+    (a, b, c), (d, e, f), (g, h, i) = m
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
 
 
 def _place_mesh(shape: MeshShape, lin: np.ndarray, t: tuple[float, float, float],
@@ -472,10 +513,36 @@ def principal_axes(inertia: np.ndarray) -> tuple[Vec3, Quat]:
 def body_frame(world: np.ndarray) -> np.ndarray:
     """The rigid (scale-free) 4×4 frame of a node's world matrix: where the runtime puts its body."""
     t, q, _ = decompose(world)
-    m = np.eye(4)
-    m[:3, :3] = quat_to_matrix(q)
-    m[:3, 3] = t
-    return m
+    (a, b, c), (d, e, f), (g, h, i) = quat_rows(q)
+    return np.array([[a, b, c, t[0]], [d, e, f, t[1]], [g, h, i, t[2]], [0.0, 0.0, 0.0, 1.0]])
+
+
+def inverse_body_frame(world: np.ndarray) -> np.ndarray:
+    """``rigid_inverse(body_frame(world))`` built from floats: the same values (the translation summed as
+    NumPy sums ``-Rᵀ @ t``, from +0.0), one array instead of a dozen small NumPy calls per body."""
+    t, q, _ = decompose(world)
+    (a, b, c), (d, e, f), (g, h, i) = quat_rows(q)
+    x, y, z = t
+    return np.array([
+        [a, d, g, 0.0 + -a * x + -d * y + -g * z],
+        [b, e, h, 0.0 + -b * x + -e * y + -h * z],
+        [c, f, i, 0.0 + -c * x + -f * y + -i * z],
+        [0.0, 0.0, 0.0, 1.0],
+    ])
+
+
+def inverse_body_frames(worlds: np.ndarray) -> np.ndarray:
+    """:func:`inverse_body_frame` of a stack of world matrices (n, 4, 4) in one NumPy pass, bit-identical."""
+    t, q, _ = decompose_all(worlds)
+    r = quat_rows_all(q)
+    x, y, z = t[:, 0], t[:, 1], t[:, 2]
+    inv = np.zeros((len(t), 4, 4))
+    inv[:, :3, :3] = r.transpose(0, 2, 1)
+    with np.errstate(all="ignore"):
+        for k in range(3):  # the same operations as inverse_body_frame, element-wise
+            inv[:, k, 3] = 0.0 + -r[:, 0, k] * x + -r[:, 1, k] * y + -r[:, 2, k] * z
+    inv[:, 3, 3] = 1.0
+    return inv
 
 
 def body_placements(scene: PhysicsScene, node: int, world: list[np.ndarray],
@@ -488,7 +555,7 @@ def body_placements(scene: PhysicsScene, node: int, world: list[np.ndarray],
     :func:`colliders_by_body`), else the scene is searched; ``frame``: the body frame, if already known;
     ``cache``: a dict shared across calls so equal shapes at equal relative transforms are placed once.
     """
-    inv = rigid_inverse(body_frame(world[node]) if frame is None else frame)
+    inv = inverse_body_frame(world[node]) if frame is None else rigid_inverse(frame)
     return _placements(scene, inv, world, mesh_source, node, colliders, cache)
 
 
@@ -567,7 +634,8 @@ def bulk_placements(scene: PhysicsScene, nodes: list[int], inverses: np.ndarray,
 _MISSING = object()
 
 
-def apply_overrides(body: Body, computed: Part, node_world: np.ndarray) -> MassProperties:
+def apply_overrides(body: Body, computed: Part, node_world: np.ndarray,
+                    cache: MassCache | None = None) -> MassProperties:
     """The file's explicit values over the computed ones (DIGEST §11, D-5, D-6).
 
     mass given ⇒ computed inertia scaled by mass/computed mass (inertia not given); centre of mass given
@@ -595,30 +663,132 @@ def apply_overrides(body: Body, computed: Part, node_world: np.ndarray) -> MassP
     if m.inertia_diagonal is not None:
         diag, orient = tuple(float(v) for v in m.inertia_diagonal), m.inertia_orientation
     else:
-        diag, orient = principal_axes(inertia)
+        diag, orient = principal_axes(inertia) if cache is None else cache.axes(inertia)
     centre = (float(com[0]), float(com[1]), float(com[2]))
     return MassProperties(float(mass), centre, diag, orient)  # type: ignore[arg-type]
+
+
+class MassCache:
+    """What bodies of one scene share while their mass properties are computed (see
+    :func:`body_mass_properties`): placed shapes per (shape, exact relative transform), each placed shape's
+    mass, principal axes per exact inertia tensor. Keys are exact bytes, so a hit returns exactly what the
+    computation would: the ten thousand identical boxes of a big scene are integrated once.
+
+    Entries keep their shape objects alive, so an ``id`` in a key always names the object it was made for.
+    """
+
+    def __init__(self) -> None:
+        self._placed: dict[tuple[int, bytes], tuple[Shape, PlacedShape | None]] = {}
+        self._parts: dict[int, tuple[PlacedShape, Part]] = {}
+        self._axes: dict[bytes, tuple[Vec3, Quat]] = {}
+        self._bodies: dict[tuple[object, ...], tuple[list[Part], MassProperties]] = {}
+        self._inverse: dict[int, np.ndarray] = {}
+        self._rel: dict[tuple[int, int], np.ndarray] = {}
+        self._world: list[np.ndarray] | None = None  # what the prepared frames were computed from
+
+    def prepare(self, scene: PhysicsScene, world: list[np.ndarray], nodes: list[int],
+                colliders: dict[int | None, list[int]]) -> None:
+        """Compute in one NumPy pass the inverse body frames of the bodies on ``nodes``
+        (:func:`inverse_body_frames`) and every one of their colliders' transforms relative to them
+        (``colliders``: :func:`colliders_by_body`); used when later calls pass the same ``world`` list."""
+        self._world, self._inverse, self._rel = world, {}, {}
+        if not nodes:
+            return
+        inverse = inverse_body_frames(np.stack([world[n] for n in nodes]))
+        self._inverse = dict(zip(nodes, inverse, strict=True))
+        pairs = [(j, n, k) for j, n in enumerate(nodes) for k in colliders.get(n, [])]
+        if pairs:  # one batched product: the same per-matrix result as inv @ world[...] (matmul loops over them)
+            rel = np.matmul(inverse[[j for j, _, _ in pairs]],
+                            np.stack([world[scene.colliders[k].node] for _, _, k in pairs]))
+            self._rel = dict(zip(((n, k) for _, n, k in pairs), rel, strict=True))
+
+    def relative(self, scene: PhysicsScene, world: list[np.ndarray], node: int, k: int) -> np.ndarray:
+        """Collider ``k``'s transform in the body frame of ``node``: prepared, else computed."""
+        if world is self._world:
+            found = self._rel.get((node, k))
+            if found is not None:
+                return found
+        inverse = self._inverse.get(node) if world is self._world else None
+        if inverse is None:
+            inverse = inverse_body_frame(world[node])
+        return inverse @ world[scene.colliders[k].node]
+
+    def place(self, shape: Shape, rel: np.ndarray, mesh_source: MeshSource | None) -> PlacedShape | None:
+        """:func:`place_shape`, once per shape object and exact ``rel``."""
+        key = (id(shape), rel.tobytes())
+        hit = self._placed.get(key)
+        if hit is None:
+            hit = self._placed[key] = (shape, _place(shape, rel, rel[:3, :4].tolist(), mesh_source))
+        return hit[1]
+
+    def mass(self, placed: PlacedShape) -> Part:
+        """:func:`placed_mass`, once per placed shape object (callers must not modify the arrays)."""
+        hit = self._parts.get(id(placed))
+        if hit is None:
+            hit = self._parts[id(placed)] = (placed, placed_mass(placed))
+        return hit[1]
+
+    def body(self, body: Body, parts: list[Part], density: float, node_world: np.ndarray) -> MassProperties:
+        """Parts summed and the file's values applied (:func:`apply_overrides`), once per combination of
+        part objects, density and mass when the body gives no centre of mass or inertia (then nothing else,
+        not even its pose, enters the result)."""
+        m, key = body.motion, None
+        if m.center_of_mass is None and m.inertia_diagonal is None and isinstance(density, float) and (
+                m.mass is None or isinstance(m.mass, float)):
+            # Signs too: 0.0 == -0.0 as keys, not as results.
+            key = (density, math.copysign(1.0, density), m.mass,
+                   None if m.mass is None else math.copysign(1.0, m.mass), *map(id, parts))
+            hit = self._bodies.get(key)
+            if hit is not None:
+                return hit[1]
+        v, com, inertia = combine_parts(parts)
+        mp = apply_overrides(body, (v * density, com, inertia * density), node_world, self)
+        if key is not None:
+            self._bodies[key] = (parts, mp)  # the parts stay alive: the ids in the key stay theirs
+        return mp
+
+    def axes(self, inertia: np.ndarray) -> tuple[Vec3, Quat]:
+        """:func:`principal_axes`, once per exact tensor."""
+        key = inertia.tobytes()
+        hit = self._axes.get(key)
+        if hit is None:
+            hit = self._axes[key] = principal_axes(inertia)
+        return hit
 
 
 def body_mass_properties(scene: PhysicsScene, body: Body, density: float = 1000.0,
                          mesh_source: MeshSource | None = None, *,
                          world: list[np.ndarray] | None = None,
-                         colliders: list[int] | None = None) -> MassProperties:
+                         colliders: list[int] | None = None,
+                         cache: MassCache | None = None) -> MassProperties:
     """Mass properties of ``body`` in its body frame (its node's world pose without scale).
 
     For many bodies pass what is shared, so the whole scene costs linear time: ``world`` (the document's
-    world matrices), ``mesh_source`` and ``colliders`` (this body's collider indices, from
-    :func:`colliders_by_body`). Without them each call recomputes the matrices and searches every collider.
-    Non-finite inputs give inf/NaN values, never an exception (:func:`has_axes` tells the NaN case).
+    world matrices), ``mesh_source``, ``colliders`` (this body's collider indices, from
+    :func:`colliders_by_body`) and one :class:`MassCache`. Without them each call recomputes the matrices
+    and searches every collider. Non-finite inputs give inf/NaN values, never an exception (:func:`has_axes`
+    tells the NaN case).
     """
     if world is None:
         world = world_matrices(scene.document.json if scene.document is not None else {})
     if mesh_source is None and scene.document is not None:
         mesh_source = document_mesh_source(scene.document)
+    if cache is not None:
+        return cache.body(body, _cached_parts(scene, body.node, world, mesh_source, colliders, cache), density,
+                          world[body.node])
     placed = body_placements(scene, body.node, world, mesh_source, colliders=colliders)
     parts = [placed_mass(p) for _, p in placed]
     v, com, inertia = combine_parts(parts)
     return apply_overrides(body, (v * density, com, inertia * density), world[body.node])
+
+
+def _cached_parts(scene: PhysicsScene, node: int, world: list[np.ndarray], mesh_source: MeshSource | None,
+                  colliders: list[int] | None, cache: MassCache) -> list[Part]:
+    if colliders is None:
+        colliders = [k for k, col in enumerate(scene.colliders) if col.body == node]
+    placed = [cache.place(scene.colliders[k].shape, cache.relative(scene, world, node, k), mesh_source)
+              for k in colliders]
+    return [cache.mass(p) for p in placed if p is not None]  # all placed first, as body_placements does
 
 
 def has_axes(mp: MassProperties) -> bool:

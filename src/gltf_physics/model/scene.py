@@ -11,6 +11,8 @@ from .joints import Joint
 from .vehicles import HoverThruster, Thruster, Vehicle, Wheel
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..gltf.document import Document
 
 
@@ -80,3 +82,25 @@ class PhysicsScene:
             index.setdefault(b.node, k)
         self.__dict__["_body_index"] = (len(self.bodies), index)
         return self.__dict__["_body_index"]
+
+    def node_world(self, computed: list[np.ndarray] | None = None) -> list[np.ndarray]:
+        """World 4×4 of every node of ``document`` as read: computed once and shared by the readers (joint
+        frames), ``info``'s mass properties and whoever else asks, instead of once per consumer.
+
+        ``computed``: the matrices when the caller (a reader) just computed them; they are kept. The JSON must
+        not have changed since the read; after editing it, compute
+        :func:`~gltf_physics.gltf.transforms.world_matrices` afresh.
+        """
+        if computed is not None:
+            self.__dict__["_node_world"] = computed
+            return computed
+        cached = self.__dict__.get("_node_world")
+        if cached is None:
+            import numpy as np  # late: the model itself is plain data (``--help`` loads no NumPy)
+
+            from ..gltf.transforms import world_matrices
+
+            with np.errstate(all="ignore"):  # NaN transforms give NaN poses, reported by `validate`
+                cached = world_matrices(self.document.json if self.document is not None else {})
+            self.__dict__["_node_world"] = cached
+        return cached
