@@ -32,26 +32,20 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import parents
-from ..gltf.transforms import affine_inverse, world_matrices
+from ..gltf.transforms import world_matrices
 from ..model import Body, Motion, MotionType, Plane, Shape
 from ..model import Box as BoxShape
-from ..model.mass import (
-    MassProperties,
-    body_frame,
-    body_mass_properties,
-    colliders_by_body,
-    document_mesh_source,
-)
+from ..model.mass import MassProperties, colliders_by_body, document_mesh_source
 from . import omi_joint, omi_shape
 from .base import WriteContext
 from .combine_modes import explicit_modes, loss_message
+from .omi_mass import BodyMasses, is_finite
 
 BODY_EXT = "OMI_physics_body"
 HUGE_INERTIA = 1.0e9
 PLANE_THICKNESS = 0.1
 PLANE_EXTENT = 1000.0
 DENSITY = 1000.0  # kg/m³: the runtime's density for computed KHR masses (DESIGN §3)
-_TINY = 1e-6  # m: a computed centre of mass component this small is float noise of the mesh data (float32)
 
 
 def write(ctx: WriteContext) -> None:
@@ -72,7 +66,7 @@ def write(ctx: WriteContext) -> None:
         ctx.set_node_ext(node, BODY_EXT, ext)
     if w.exts and ctx.gltf.get("extensions", {}).get(BODY_EXT) is None:
         ctx.set_doc_ext(BODY_EXT, {})  # always present: readers look it up unconditionally
-    omi_joint.write(ctx)
+    omi_joint.write(ctx, w.world_if_current())
 
 
 class _Writer:
@@ -82,8 +76,7 @@ class _Writer:
         self.parent_of: list[int | None] = parents(ctx.gltf)
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         self._world: list[np.ndarray] | None = None
-        self._by_body: dict[int | None, list[int]] | None = None  # collider indices per body, built once
-        self._meshes: Any = None  # one mesh reader (and its cache) for every body
+        self._masses: BodyMasses | None = None  # computed mass properties, built on first use
 
     def ext(self, node: int) -> dict[str, Any]:
         return self.exts.setdefault(node, {})
@@ -190,27 +183,30 @@ class _Writer:
             self._world = world_matrices(self.ctx.gltf)
         return self._world
 
+    def world_if_current(self) -> list[np.ndarray] | None:
+        """The world matrices when computed and no node was added since (the joint writer's to reuse)."""
+        nodes = self.ctx.gltf.get("nodes")
+        if self._world is None or not isinstance(nodes, list) or len(nodes) != len(self._world):
+            return None
+        return self._world
+
     def computed(self, body: Body) -> MassProperties | None:
         """What the runtime computes for a KHR body without mass or centre of mass (DESIGN §3)."""
-        doc = self.ctx.scene.document or Document(json=self.ctx.gltf)
         try:
-            if self._by_body is None:  # a scan of every collider per body was quadratic on big scenes
-                self._by_body = colliders_by_body(self.ctx.scene)
-                self._meshes = document_mesh_source(doc)
+            if self._masses is None:  # one table for every body: shared frames and equal bodies computed once
+                doc = self.ctx.scene.document or Document(json=self.ctx.gltf)
+                self._masses = BodyMasses(self.ctx.scene, self.world(), DENSITY, document_mesh_source(doc),
+                                          colliders_by_body(self.ctx.scene))
             with np.errstate(all="ignore"):  # absurd sizes overflow: such a result is refused just below
-                mp = body_mass_properties(self.ctx.scene, body, DENSITY, self._meshes, world=self.world(),
-                                          colliders=self._by_body.get(body.node, []))
+                mp = self._masses.of(body)
         except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
             return None
-        values = (mp.mass, *mp.center_of_mass, *mp.inertia_diagonal, *mp.inertia_orientation)
-        return mp if all(math.isfinite(v) for v in values) else None  # NaN/∞ cannot be written: no measurement
+        return mp if is_finite(mp) else None  # NaN/∞ cannot be written: no measurement
 
     def node_com(self, body: Body, computed: MassProperties) -> tuple[float, ...] | None:
         """The computed centre (body frame: the node's world pose without scale) in node space (OMI)."""
-        node_world = self.world()[body.node]
-        point = body_frame(node_world) @ np.array([*computed.center_of_mass, 1.0])
-        local = (affine_inverse(node_world) @ point)[:3]
-        return tuple(0.0 if abs(c) <= _TINY else float(c) for c in local)
+        assert self._masses is not None  # computed() made it
+        return self._masses.node_com(body, computed)
 
     def inertia(self, body: Body, m: Motion) -> list[float]:
         d = list(m.inertia_diagonal or ())
