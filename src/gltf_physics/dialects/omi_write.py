@@ -39,7 +39,7 @@ from ..model.mass import MassProperties, colliders_by_body, document_mesh_source
 from . import omi_joint, omi_shape
 from .base import WriteContext
 from .combine_modes import explicit_modes, loss_message
-from .omi_mass import BodyMasses, is_finite
+from .omi_mass import BodyMasses, Measured
 
 BODY_EXT = "OMI_physics_body"
 HUGE_INERTIA = 1.0e9
@@ -51,8 +51,8 @@ DENSITY = 1000.0  # kg/m³: the runtime's density for computed KHR masses (DESIG
 def write(ctx: WriteContext) -> None:
     w = _Writer(ctx)
     w.resources()
-    for body in ctx.scene.bodies:
-        w.ext(body.node)["motion"] = w.motion(body)
+    for body, measured in zip(ctx.scene.bodies, w.measure(), strict=True):
+        w.ext(body.node)["motion"] = w.motion(body, measured)
     for c in ctx.scene.colliders:
         data: dict[str, Any] = {}
         if c.material is not None:
@@ -76,7 +76,6 @@ class _Writer:
         self.parent_of: list[int | None] = parents(ctx.gltf)
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         self._world: list[np.ndarray] | None = None
-        self._masses: BodyMasses | None = None  # computed mass properties, built on first use
 
     def ext(self, node: int) -> dict[str, Any]:
         return self.exts.setdefault(node, {})
@@ -131,16 +130,17 @@ class _Writer:
 
     # -- bodies
 
-    def motion(self, body: Body) -> dict[str, Any]:
+    def motion(self, body: Body, measured: Measured | None) -> dict[str, Any]:
+        """``measured``: from :meth:`measure`."""
         m = body.motion
         out: dict[str, Any] = {"type": m.type.value}
-        computed = self.computed(body) if m.mass is None or m.center_of_mass is None else None
+        computed = measured[0] if measured is not None else None
         mass = self.mass(body, computed)
         if mass != 1.0:
             out["mass"] = mass
         if m.mass is not None and math.isinf(m.mass) and m.type == MotionType.DYNAMIC:
             out["type"] = MotionType.KINEMATIC.value
-        com = m.center_of_mass if computed is None else self.node_com(body, computed)
+        com = m.center_of_mass if measured is None else measured[1]
         if com is not None and any(c != 0.0 for c in com):
             out["centerOfMass"] = list(com)
         if m.inertia_diagonal is not None:
@@ -190,23 +190,23 @@ class _Writer:
             return None
         return self._world
 
-    def computed(self, body: Body) -> MassProperties | None:
-        """What the runtime computes for a KHR body without mass or centre of mass (DESIGN §3)."""
+    def measure(self) -> list[Measured | None]:
+        """For each body: what the runtime computes for a KHR body without mass or centre of mass (DESIGN §3),
+        as (mass properties, centre in node space); ``None`` when not needed or not measurable. All bodies at
+        once: a few NumPy calls per document, not per body (issue 11)."""
+        scene = self.ctx.scene
+        needed = [i for i, b in enumerate(scene.bodies) if b.motion.mass is None or b.motion.center_of_mass is None]
+        out: list[Measured | None] = [None] * len(scene.bodies)
+        if not needed:
+            return out
         try:
-            if self._masses is None:  # one table for every body: shared frames and equal bodies computed once
-                doc = self.ctx.scene.document or Document(json=self.ctx.gltf)
-                self._masses = BodyMasses(self.ctx.scene, self.world(), DENSITY, document_mesh_source(doc),
-                                          colliders_by_body(self.ctx.scene))
-            with np.errstate(all="ignore"):  # absurd sizes overflow: such a result is refused just below
-                mp = self._masses.of(body)
+            doc = scene.document or Document(json=self.ctx.gltf)
+            masses = BodyMasses(scene, self.world(), DENSITY, document_mesh_source(doc), colliders_by_body(scene))
         except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
-            return None
-        return mp if is_finite(mp) else None  # NaN/∞ cannot be written: no measurement
-
-    def node_com(self, body: Body, computed: MassProperties) -> tuple[float, ...] | None:
-        """The computed centre (body frame: the node's world pose without scale) in node space (OMI)."""
-        assert self._masses is not None  # computed() made it
-        return self._masses.node_com(body, computed)
+            return out
+        for i, measured in zip(needed, masses.measure([scene.bodies[i] for i in needed]), strict=True):
+            out[i] = measured
+        return out
 
     def inertia(self, body: Body, m: Motion) -> list[float]:
         d = list(m.inertia_diagonal or ())
