@@ -21,6 +21,7 @@ from ..model import Joint, JointLimit, MotionType, Pose
 from . import portable_joints
 from .base import ExtIndex, ReadContext, WriteContext, array, frame_node, num, writable, writable_node
 from .joint_settings import Family, JointSettings, axes, read_settings, settings_json, split_limits
+from .pose_bulk import clear_matches, relative_poses
 
 JOINT_EXT = "OMI_physics_joint"
 BODY_EXT = "OMI_physics_body"
@@ -199,16 +200,24 @@ def _joint(
 class _Placer:
     """Puts joint and attachment nodes into the output, reusing the file's nodes where their pose matches."""
 
-    def __init__(self, ctx: WriteContext, world: list[np.ndarray] | None = None) -> None:
-        """``world``: the output's world matrices when the caller has them (the body writer, when it added
-        no node since), else computed here."""
+    def __init__(self, ctx: WriteContext, world: list[np.ndarray] | None = None,
+                 parent_of: list[int | None] | None = None) -> None:
+        """``world``, ``parent_of``: the output's world matrices and ``parents()`` when the caller has them (the
+        body writer, when it added no node since), else computed here."""
         self.ctx = ctx
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         # the checked hierarchy (bad or unhashable child entries skipped, first parent wins, no self-parent)
-        self.parents: dict[int, int] = {c: p for c, p in enumerate(parents(ctx.gltf)) if p is not None}
+        parent_of = parent_of if parent_of is not None else parents(ctx.gltf)
+        self.parents: dict[int, int] = {c: p for c, p in enumerate(parent_of) if p is not None}
         self.world = world if world is not None else world_matrices(ctx.gltf)
         self.taken: set[int] = set()
         self._poses: dict[int, tuple[tuple[float, ...], tuple[float, ...], list[list[float]]]] = {}
+        # every (body, node, frame) the joints can ask about, either side first (they may be swapped), decided
+        # in a few NumPy calls where the outcome is beyond rounding; the rest is tested one by one
+        queries = [(b, v, f) for j in ctx.scene.joints for b, f in ((j.body_a, j.frame_a), (j.body_b, j.frame_b))
+                   for v in (j.node, j.connected_node) if v is not None]
+        bulk = relative_poses(self.world, {(b, v) for b, v, _ in queries})
+        self.verdicts = clear_matches(bulk, queries)  # keyed by id(frame): the scene's joints keep them alive
 
     def owner(self, node: int) -> int | None:
         seen: set[int] = set()
@@ -223,6 +232,9 @@ class _Placer:
     def matches(self, node: int | None, body: int | None, frame: Pose) -> bool:
         if node is None or not 0 <= node < len(self.world) or self.owner(node) != body:
             return False
+        verdict = self.verdicts.get((body, node, id(frame)))
+        if verdict is not None:
+            return verdict
         t, q = self._relative(body, node)
         dot = abs(sum(a * b for a, b in zip(q, frame.rotation, strict=True)))
         return all(_close(a, b) for a, b in zip(t, frame.translation, strict=True)) and dot > 1.0 - 1e-9
@@ -286,26 +298,32 @@ def _local_json(local: np.ndarray, name: str) -> dict[str, Any]:
     return node
 
 
-def write(ctx: WriteContext, world: list[np.ndarray] | None = None) -> None:
-    """The scene's joints as OMI_physics_joint gen2. ``world``: the output's world matrices, if known."""
+def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
+          parent_of: list[int | None] | None = None) -> None:
+    """The scene's joints as OMI_physics_joint gen2. ``world``, ``parent_of``: the output's world matrices and
+    parents, if known."""
     if not ctx.scene.joints:
         return
-    placer = _Placer(ctx, world)
+    placer = _Placer(ctx, world, parent_of)
     settings: list[dict[str, Any]] = []
+    known: dict[tuple[Any, Any], int] = {}  # (limits, drives) → settings index: equal values, equal JSON
     for j in ctx.scene.joints:
         j = _oriented(ctx, j)
         if j is None:
             continue
-        data = settings_json(split_limits(j.limits), j.drives, OMI)
-        if data not in settings:
-            settings.append(data)
+        index = known.get((j.limits, j.drives))
+        if index is None:  # a new pair of settings: its JSON, appended unless an equal one is there already
+            data = settings_json(split_limits(j.limits), j.drives, OMI)
+            if data not in settings:
+                settings.append(data)
+            index = known[(j.limits, j.drives)] = settings.index(data)
         name = _name(ctx, j.node) or "Joint"
         joint_node = placer.place(j.node if j.node >= 0 else None, j.body_a, j.frame_a, name, for_joint=True)
         connected = placer.place(j.connected_node, j.body_b, j.frame_b, f"{name}Attachment", for_joint=False)
         if j.body_b is None:
             _anchor_static(ctx, placer, connected, j.pointer)
         placer.taken.add(joint_node)
-        ext: dict[str, Any] = {"joint": settings.index(data), "connectedNode": connected}
+        ext: dict[str, Any] = {"joint": index, "connectedNode": connected}
         if j.enable_collision:
             ext["enableCollision"] = True
         ctx.set_node_ext(joint_node, JOINT_EXT, ext)
