@@ -33,7 +33,7 @@ from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import parents
 from ..gltf.transforms import world_matrices
-from ..model import Body, Motion, MotionType, Plane, Shape
+from ..model import Body, Capsule, Cylinder, Motion, MotionType, Plane, Shape, Sphere
 from ..model import Box as BoxShape
 from ..model.mass import MassProperties, colliders_by_body, document_mesh_source
 from . import omi_joint, omi_shape
@@ -45,6 +45,7 @@ BODY_EXT = "OMI_physics_body"
 HUGE_INERTIA = 1.0e9
 PLANE_THICKNESS = 0.1
 PLANE_EXTENT = 1000.0
+_IMPLICIT = (BoxShape, Sphere, Capsule, Cylinder)  # shapes whose JSON is a pure function of the object
 DENSITY = 1000.0  # kg/m³: the runtime's density for computed KHR masses (DESIGN §3)
 
 
@@ -66,7 +67,8 @@ def write(ctx: WriteContext) -> None:
         ctx.set_node_ext(node, BODY_EXT, ext)
     if w.exts and ctx.gltf.get("extensions", {}).get(BODY_EXT) is None:
         ctx.set_doc_ext(BODY_EXT, {})  # always present: readers look it up unconditionally
-    omi_joint.write(ctx, w.world_if_current())
+    world = w.world_if_current()
+    omi_joint.write(ctx, world, w.parent_of if world is not None else None)
 
 
 class _Writer:
@@ -75,6 +77,7 @@ class _Writer:
         self.exts: dict[int, dict[str, Any]] = {}
         self.parent_of: list[int | None] = parents(ctx.gltf)
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
+        self._shape_indices: dict[int, tuple[Shape, int | None]] = {}  # id → (the shape, kept alive; its index)
         self._world: list[np.ndarray] | None = None
 
     def ext(self, node: int) -> dict[str, Any]:
@@ -227,13 +230,24 @@ class _Writer:
             shape = BoxShape(
                 size=(shape.size_x or PLANE_EXTENT, PLANE_THICKNESS, shape.size_z or PLANE_EXTENT)
             )
-        index = omi_shape.add_shape(self.ctx, shape)
+        index = self.shape_index(shape)
         if index is None:
             return
         if key in self.ext(node):  # one collider / trigger per node in OMI: extra ones get a child node
             node = self.child(node, key.capitalize())
         self.ext(node)[key] = {"shape": index, **data}
         self.check_owner(node, body, pointer)
+
+    def shape_index(self, shape: Shape) -> int | None:
+        """``omi_shape.add_shape``, once per shape object for the implicit kinds (the readers share one object
+        between the colliders that use one file shape; its JSON key was rebuilt per collider). By identity, not
+        equality: equal values may still be written differently (1 and 1.0, 0.0 and -0.0)."""
+        if not isinstance(shape, _IMPLICIT):  # mesh shapes may report a loss each time: not memoised
+            return omi_shape.add_shape(self.ctx, shape)
+        known = self._shape_indices.get(id(shape))
+        if known is None or known[0] is not shape:
+            known = self._shape_indices[id(shape)] = (shape, omi_shape.add_shape(self.ctx, shape))
+        return known[1]
 
     def check_owner(self, node: int, body: int | None, pointer: str) -> None:
         if self.owner(node) != body:
