@@ -27,8 +27,7 @@ def relative_poses(world: list[np.ndarray], pairs: set[tuple[int | None, int]]) 
         return {}
     at = {v: i for i, v in enumerate(nodes)}
     t, q, ok = _decompose(np.stack([world[v] for v in nodes]))
-    pairs_list = [p for p in sorted(pairs, key=lambda p: (-1 if p[0] is None else p[0], p[1]))
-                  if ok[at[p[1]]] and (p[0] is None or ok[at[p[0]]])]
+    pairs_list = [p for p in pairs if ok[at[p[1]]] and (p[0] is None or ok[at[p[0]]])]
     if not pairs_list:
         return {}
     child = np.asarray([at[v] for _, v in pairs_list])
