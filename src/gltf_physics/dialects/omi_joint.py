@@ -212,10 +212,10 @@ class _Placer:
         self.world = world if world is not None else world_matrices(ctx.gltf)
         self.taken: set[int] = set()
         self._poses: dict[int, tuple[tuple[float, ...], tuple[float, ...], list[list[float]]]] = {}
-        # every (body, node, frame) the joints can ask about, either side first (they may be swapped), decided
-        # in a few NumPy calls where the outcome is beyond rounding; the rest is tested one by one
-        queries = [(b, v, f) for j in ctx.scene.joints for b, f in ((j.body_a, j.frame_a), (j.body_b, j.frame_b))
-                   for v in (j.node, j.connected_node) if v is not None]
+        # every (body, node, frame) the joints can ask about, decided in a few NumPy calls where the outcome is
+        # beyond rounding (the rest is tested one by one): each side's own triple, which a swap (portable_joints.
+        # swapped) keeps, and for a seed-form joint swapped, side B's frame at the one joint node
+        queries = [q for j in ctx.scene.joints for q in _queries(j)]
         bulk = relative_poses(self.world, {(b, v) for b, v, _ in queries})
         self.verdicts = clear_matches(bulk, queries)  # keyed by id(frame): the scene's joints keep them alive
 
@@ -276,6 +276,13 @@ class _Placer:
         self.world.append(joint_world)
         self.parents[i] = body  # type: ignore[assignment]
         return i
+
+
+def _queries(j: Joint) -> list[tuple[int | None, int, Pose]]:
+    """The (body, node, frame) pose tests ``write`` may make for ``j``, as written or swapped."""
+    out = [(j.body_a, j.node, j.frame_a), (j.body_b, j.node if j.connected_node is None else j.connected_node,
+                                           j.frame_b)]
+    return [q for q in out if q[1] is not None]
 
 
 def _close(a: float, b: float) -> bool:
