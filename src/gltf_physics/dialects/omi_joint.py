@@ -21,7 +21,7 @@ from ..model import Joint, JointLimit, MotionType, Pose
 from . import portable_joints
 from .base import ExtIndex, ReadContext, WriteContext, array, frame_node, num, writable, writable_node
 from .joint_settings import Family, JointSettings, axes, read_settings, settings_json, split_limits
-from .pose_bulk import clear_matches, relative_poses
+from .pose_bulk import clear_matches
 
 JOINT_EXT = "OMI_physics_joint"
 BODY_EXT = "OMI_physics_body"
@@ -216,8 +216,7 @@ class _Placer:
         # beyond rounding (the rest is tested one by one): each side's own triple, which a swap (portable_joints.
         # swapped) keeps, and for a seed-form joint swapped, side B's frame at the one joint node
         queries = [q for j in ctx.scene.joints for q in _queries(j)]
-        bulk = relative_poses(self.world, {(b, v) for b, v, _ in queries})
-        self.verdicts = clear_matches(bulk, queries)  # keyed by id(frame): the scene's joints keep them alive
+        self.verdicts = clear_matches(self.world, queries)  # by id(frame): the scene's joints keep them alive
 
     def owner(self, node: int) -> int | None:
         seen: set[int] = set()

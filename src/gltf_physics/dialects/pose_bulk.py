@@ -13,64 +13,47 @@ import numpy as np
 
 from ..model import Pose
 
-Bulk = dict[tuple[int | None, int], tuple[tuple[float, ...], tuple[float, ...], float]]
+Query = tuple[int | None, int, Pose]  # (body node or None for the world, node, frame)
 
 
-def relative_poses(world: list[np.ndarray], pairs: set[tuple[int | None, int]]) -> Bulk:
-    """(body, node) → (translation, xyzw rotation, magnitude of the coordinates involved) of ``node``'s world
-    pose in ``body``'s rigid frame (the world when ``body`` is None), for the pairs whose matrices are
-    well-conditioned; others are absent (the caller computes them one by one)."""
+def clear_matches(world: list[np.ndarray], queries: list[Query]) -> dict[tuple[int | None, int, int], bool]:
+    """(body, node, id(frame)) → the OMI joint writer's pose test for ``node``'s world pose in ``body``'s rigid
+    frame (translation ``np.isclose`` at atol 1e-6 and |q·q'| > 1 − 1e-9), for the queries whose outcome is
+    beyond doubt from bulk numbers; a query within rounding of a threshold, or whose matrices are not plain
+    rotations with moderate scale, is absent (the caller tests it one by one)."""
     n = len(world)
-    pairs = {(b, v) for b, v in pairs if 0 <= v < n and (b is None or 0 <= b < n)}
-    nodes = sorted({v for _, v in pairs} | {b for b, _ in pairs if b is not None})
-    if not nodes:
-        return {}
-    at = {v: i for i, v in enumerate(nodes)}
-    t, q, ok = _decompose(np.stack([world[v] for v in nodes]))
-    pairs_list = [p for p in pairs if ok[at[p[1]]] and (p[0] is None or ok[at[p[0]]])]
-    if not pairs_list:
-        return {}
-    child = np.asarray([at[v] for _, v in pairs_list])
-    parent = np.asarray([at[b] if b is not None else -1 for b, _ in pairs_list])
-    has = parent >= 0
-    pt = np.where(has[:, None], t[parent], 0.0)
-    pq = np.where(has[:, None], q[parent], np.array([0.0, 0.0, 0.0, 1.0]))
-    d = t[child] - pt
-    rel_t = np.einsum("nji,nj->ni", _rotations(pq), d)  # Rᵀ·d
-    rel_q = _multiply(pq * np.array([-1.0, -1.0, -1.0, 1.0]), q[child])
-    rel_q /= np.linalg.norm(rel_q, axis=1)[:, None]
-    rel_q[rel_q[:, 3] < 0] *= -1.0
-    mag = np.maximum(np.abs(t[child]).max(axis=1), np.abs(pt).max(axis=1))
-    return {p: (tuple(a), tuple(b), m) for p, a, b, m in
-            zip(pairs_list, rel_t.tolist(), rel_q.tolist(), mag.tolist(), strict=True)}
-
-
-def clear_matches(bulk: Bulk, queries: list[tuple[int | None, int, Pose]]) -> dict[tuple[int | None, int, int], bool]:
-    """(body, node, id(frame)) → the OMI joint writer's pose test (translation ``np.isclose`` at atol 1e-6 and
-    |q·q'| > 1 − 1e-9) for the queries whose outcome is beyond doubt from the bulk numbers; a query within
-    rounding of a threshold (or without bulk numbers) is absent."""
-    rows = [(b, v, f) for b, v, f in queries if (b, v) in bulk]
+    rows = [(b, v, f) for b, v, f in queries if 0 <= v < n and (b is None or 0 <= b < n)]
     if not rows:
         return {}
-    known = [bulk[(b, v)] for b, v, _ in rows]
-    t = np.asarray([k[0] for k in known])
-    q = np.asarray([k[1] for k in known])
-    magnitude = np.asarray([k[2] for k in known])
+    body = np.fromiter((-1 if b is None else b for b, _, _ in rows), dtype=np.int64, count=len(rows))
+    node = np.fromiter((v for _, v, _ in rows), dtype=np.int64, count=len(rows))
+    has = body >= 0
+    used = np.unique(np.concatenate([node, body[has]]))
+    t, q, ok = _decompose(np.stack([world[i] for i in used.tolist()]))
+    ni, bi = np.searchsorted(used, node), np.searchsorted(used, np.where(has, body, node))
+    good = ok[ni] & ok[bi]
+    pt = np.where(has[:, None], t[bi], 0.0)
+    pq = np.where(has[:, None], q[bi], np.array([0.0, 0.0, 0.0, 1.0]))
+    rel_t = np.einsum("nji,nj->ni", _rotations(pq), t[ni] - pt)  # Rᵀ·d
+    rel_q = _multiply(pq * np.array([-1.0, -1.0, -1.0, 1.0]), q[ni])
+    rel_q /= np.linalg.norm(rel_q, axis=1)[:, None]
+    magnitude = np.maximum(np.abs(t[ni]).max(axis=1), np.abs(pt).max(axis=1))
     ft = np.asarray([f.translation for _, _, f in rows], dtype=float)
     fq = np.asarray([f.rotation for _, _, f in rows], dtype=float)
     with np.errstate(all="ignore"):
-        excess = np.abs(t - ft) - (1e-6 + 1e-5 * np.abs(ft))
+        excess = np.abs(rel_t - ft) - (1e-6 + 1e-5 * np.abs(ft))
+        # rounding of the bulk numbers: a few ulps of the coordinates involved
         unsure = ~np.isfinite(ft) | (np.abs(excess) <= 1e-11 * (1.0 + np.abs(ft) + magnitude[:, None]))
         fails = (~unsure & (excess > 0)).any(axis=1)  # a clear failure of any component decides
-        dot = np.abs((q * fq).sum(axis=1))
+        dot = np.abs((rel_q * fq).sum(axis=1))
         unsure_dot = ~np.isfinite(dot) | (np.abs(dot - (1.0 - 1e-9)) <= 1e-12)
-    decided = fails | ~(unsure.any(axis=1) | unsure_dot)
+    decided = good & (fails | ~(unsure.any(axis=1) | unsure_dot))
     verdict = ~fails & (dot > 1.0 - 1e-9)
-    return {(b, v, id(f)): ok for (b, v, f), d, ok in zip(rows, decided.tolist(), verdict.tolist(), strict=True)
+    return {(b, v, id(f)): yes for (b, v, f), d, yes in zip(rows, decided.tolist(), verdict.tolist(), strict=True)
             if d}
 
 
-def _decompose(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[bool]]:
+def _decompose(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Translations, unit xyzw rotations (w ≥ 0) and a well-conditioned flag of a stack of affine 4×4s: finite,
     positive determinant, column scales within 1e-6..1e6 of 1 and orthogonal to 1e-9."""
     lin = m[:, :3, :3]
@@ -81,7 +64,7 @@ def _decompose(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[bool]]:
         ok = (np.isfinite(m).all(axis=(1, 2)) & (scale > 1e-6).all(axis=1) & (scale < 1e6).all(axis=1)
               & (np.abs(gram).max(axis=(1, 2)) < 1e-9) & (np.linalg.det(basis) > 0))
         q = _quaternions(np.where(ok[:, None, None], basis, np.eye(3)))
-    return m[:, :3, 3], q, ok.tolist()
+    return m[:, :3, 3], q, ok
 
 
 def _quaternions(r: np.ndarray) -> np.ndarray:
