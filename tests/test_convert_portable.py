@@ -197,6 +197,7 @@ HINGE_Z = (*PIN, _lim(ang=(0, 1)))
     ((_lim(lin=(1, 2)), _lim(ang=(0, 1), k=0.5), _lim(lin=(0,), lo=-0.25, hi=1.75)), False),  # swing_and_slide
     ((_lim(lin=(0, 1, 2), k=0.3), _lim(ang=(0, 1), k=0.3)), True),  # pendulum_balls: soft, symmetric metrics
     ((*PIN, _lim()), True),  # a limit on no axis constrains nothing (a mutated file crashed the OMI writer here)
+    ((*HINGE_Z, _lim()), True),  # a limit whose axes were malformed (read as none) constrains nothing: no crash
 ])
 def test_swap_is_exact_only_where_the_constraint_is_the_same(limits: tuple[JointLimit, ...], exact: bool) -> None:
     joint = Joint(None, Pose(), 1, Pose(), limits=limits)

@@ -349,3 +349,46 @@ def test_joint_without_dynamic_side_and_world_frame() -> None:
         2,
         (0, 0, 0),
     )
+
+
+def test_bulk_pose_verdicts_are_the_exact_per_pair_test() -> None:
+    """The joint writer's bulk pose test decides only what the exact per-pair test decides the same way;
+    frames at the tolerance edge (translation off by exactly 1e-6, rotations at 1 − 1e-9) are left undecided."""
+    import numpy as np
+
+    from gltf_physics.dialects.pose_bulk import clear_matches
+    from gltf_physics.gltf.transforms import relative_pose, trs_matrix
+    from gltf_physics.model import Pose
+
+    rng = np.random.default_rng(7)
+    world = []
+    for i in range(60):
+        q = rng.normal(size=4)
+        scale = (1.0, 1.0, 1.0) if i % 3 else tuple(rng.uniform(0.5, 2.0, 3))
+        m = trs_matrix(tuple(rng.uniform(-1e3, 1e3, 3)), tuple(q / np.linalg.norm(q)), scale)
+        if i % 7 == 0:
+            m[0, 1] += 0.3  # sheared: not for the bulk path
+        if i % 11 == 0:
+            m[:3, 0] *= -1  # mirrored: not for the bulk path
+        world.append(m)
+    queries = []
+    for k in range(400):
+        body, node = (None if k % 9 == 0 else int(rng.integers(60))), int(rng.integers(60))
+        t, q = relative_pose(world[body] if body is not None else None, world[node])
+        kind = k % 4
+        if kind == 1:  # off by the tolerance itself in one axis
+            t = (t[0] + 1e-6 + 1e-5 * abs(t[0]), t[1], t[2])
+        elif kind == 2:  # clearly elsewhere
+            t = (t[0], t[1] + 0.01, t[2])
+        elif kind == 3:  # turned a little
+            q = (q[0] + 1e-4, q[1], q[2], q[3])
+        queries.append((body, node, Pose(translation=tuple(t), rotation=tuple(q))))
+    verdicts = clear_matches(world, queries)
+    assert len(verdicts) > 200  # most are decided in bulk
+    for body, node, frame in queries:
+        if (body, node, id(frame)) not in verdicts:
+            continue
+        t, q = relative_pose(world[body] if body is not None else None, world[node])
+        exact = bool(np.allclose(t, frame.translation, atol=1e-6)) and abs(
+            sum(a * b for a, b in zip(q, frame.rotation, strict=True))) > 1.0 - 1e-9
+        assert verdicts[(body, node, id(frame))] == exact

@@ -262,3 +262,60 @@ def test_materials_and_filters_written_without_defaults() -> None:
     _, losses = write(scene, gltf)
     assert [(x.code, x.pointer) for x in losses] == [("D-12", "/m2")]
     assert omi_body.detect(out)["OMI_physics_body"] == "gen4-materials"
+
+
+def _per_body(scene: PhysicsScene, world: list, body: Body) -> tuple[Any, tuple[float, ...]] | None:
+    """The per-body formulas the OMI writer used before its bulk table (issue 11): the reference."""
+    import numpy as np
+
+    from gltf_physics.dialects.omi_mass import is_finite
+    from gltf_physics.gltf.transforms import affine_inverse
+    from gltf_physics.model.mass import body_frame, body_mass_properties, colliders_by_body, document_mesh_source
+
+    doc = scene.document
+    with np.errstate(all="ignore"):
+        mp = body_mass_properties(scene, body, 1000.0, document_mesh_source(doc), world=world,
+                                  colliders=colliders_by_body(scene).get(body.node, []))
+    if not is_finite(mp):
+        return None
+    point = body_frame(world[body.node]) @ np.array([*mp.center_of_mass, 1.0])
+    local = (affine_inverse(world[body.node]) @ point)[:3]
+    return mp, tuple(0.0 if abs(c) <= 1e-6 else float(c) for c in local)
+
+
+def _rotated_bodies() -> Document:
+    """Bodies under rotated, scaled and sheared parents, with children colliders: frames that are not identity."""
+    ext = "KHR_physics_rigid_bodies"
+    nodes: list[dict[str, Any]] = []
+    for i in range(40):
+        parent = len(nodes)
+        nodes.append({"rotation": [0.0, math.sin(i * 0.1), 0.0, math.cos(i * 0.1)], "scale": [1.0, 1.0 + i % 3, 1.0],
+                      "translation": [i * 1.7, 0.3, -i / 3], "children": [parent + 1]})
+        nodes.append({"translation": [0.1, 0.2 * i, 0.0], "rotation": [0.6, 0.0, 0.0, 0.8], "children": [parent + 2],
+                      "extensions": {ext: {"motion": {} if i % 2 else {"mass": 2.0},
+                                           "collider": {"geometry": {"shape": i % 2}}}}})
+        nodes.append({"translation": [0.3, 0.0, 0.1], "scale": [1.0, 2.0, 0.5],
+                      "extensions": {ext: {"collider": {"geometry": {"shape": 0}}}}})
+    return Document(json={
+        "asset": {"version": "2.0"}, "extensionsUsed": [ext, "KHR_implicit_shapes"],
+        "scenes": [{"nodes": list(range(0, len(nodes), 3))}], "nodes": nodes,
+        "extensions": {"KHR_implicit_shapes": {"shapes": [{"type": "box", "box": {"size": [0.5, 0.7, 0.9]}},
+                                                           {"type": "sphere", "sphere": {"radius": 0.3}}]}}})
+
+
+@pytest.mark.parametrize("source", [*all_fixture_files(), "<rotated-bodies>"])
+def test_bulk_body_masses_are_the_per_body_numbers_bit_for_bit(source: str) -> None:
+    """The writer's bulk mass table (stacked NumPy, shared results) gives exactly the per-body numbers."""
+    from gltf_physics.dialects import read_scene
+    from gltf_physics.dialects.omi_mass import BodyMasses
+    from gltf_physics.gltf.transforms import world_matrices
+    from gltf_physics.model.mass import colliders_by_body, document_mesh_source
+
+    doc = _rotated_bodies() if source == "<rotated-bodies>" else load(fixture_path(source))
+    scene = read_scene(doc)
+    world = world_matrices(doc.json)
+    table = BodyMasses(scene, world, 1000.0, document_mesh_source(doc), colliders_by_body(scene))
+    bulk = table.measure(scene.bodies)
+    for body, got in zip(scene.bodies, bulk, strict=True):
+        want = _per_body(scene, world, body)
+        assert repr(got) == repr(want), body.pointer

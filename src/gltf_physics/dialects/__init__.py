@@ -97,11 +97,12 @@ def _list(value: Any) -> list[Any]:
 
 def _strip(gltf: dict, names: tuple[str, ...]) -> None:
     nodes = gltf.get("nodes")
+    known = frozenset(names)
     for holder in [gltf, *(nodes if isinstance(nodes, list) else [])]:
         ext = holder.get("extensions") if isinstance(holder, dict) else None
-        if isinstance(ext, dict):
-            for name in names:
-                ext.pop(name, None)
+        if isinstance(ext, dict) and ext:  # one set test per key present, not a pop per known name
+            for name in [k for k in ext if k in known]:
+                del ext[name]
     for key in ("extensionsUsed", "extensionsRequired"):
         if key in gltf:  # not an array: the reader read it as empty (GLTF-TYPE note), the output says so
             listed = gltf[key] if isinstance(gltf[key], list) else []

@@ -22,6 +22,8 @@ import dataclasses
 import math
 from typing import Any
 
+import numpy as np
+
 from ..gltf.hierarchy import ancestors, descendants, parents
 from ..gltf.transforms import decompose, world_matrices
 from ..model import (
@@ -30,6 +32,7 @@ from ..model import (
     Collider,
     CollisionFilter,
     Joint,
+    JointLimit,
     MeshShape,
     Motion,
     MotionType,
@@ -59,8 +62,9 @@ class _Writer:
         self.ctx = ctx
         self.gltf = ctx.gltf
         self.scene = ctx.scene
-        self.world = world_matrices(self.gltf)  # of the file's own nodes; new nodes are only ever leaves
         self.parent_of = parents(self.gltf)
+        self.n_file = len(self.parent_of)  # the file's own nodes (parents() walks the same list)
+        self._world: list[np.ndarray] | None = None  # of the file's own nodes, for new joint nodes only
         self.parts: dict[int, dict[str, Any]] = {}
         self.shapes: list[dict[str, Any]] = []
         self.shape_index: dict[Shape, int] = {}
@@ -70,6 +74,15 @@ class _Writer:
         self.moving = portable_joints.moving_bodies(ctx.scene)
         self._statics: tuple[set[int], set[int | None]] | None = None
         self._partners: tuple[set[int], set[int], dict[int | None, set[int]]] | None = None
+        self._split: dict[tuple[JointLimit, ...], tuple[JointLimit, ...]] = {}  # split_limits per distinct tuple
+
+    @property
+    def world(self) -> list[np.ndarray]:
+        """World matrices of the file's own nodes (new nodes are only ever leaves): computed on first use, only
+        joints without their own nodes (the OMI seed form) need them."""
+        if self._world is None:
+            self._world = world_matrices(self.gltf)
+        return self._world
 
     def run(self) -> None:
         s = self.scene
@@ -199,7 +212,7 @@ class _Writer:
 
     def _joint(self, j: Joint) -> None:
         self._static_side(j)
-        j = self._oriented(dataclasses.replace(j, limits=split_limits(j.limits)))  # D-4
+        j = self._oriented(self._split_limits(j))  # D-4
         limits = portable_joints.per_axis_locks(j.limits)
         key = (limits, j.drives)
         if key not in self.joint_index:
@@ -208,7 +221,7 @@ class _Writer:
         part: dict[str, Any] = {"connectedNode": -1, "joint": self.joint_index[key]}
         if j.enable_collision:
             part["enableCollision"] = True
-        n_file = len(self.world)
+        n_file = self.n_file
         if j.connected_node is not None and 0 <= j.node < n_file and 0 <= j.connected_node < n_file:
             part["connectedNode"] = j.connected_node
             self._part(j.node, "joint", part)
@@ -217,6 +230,15 @@ class _Writer:
         joint_node = self._attach(j.body_a, j.frame_a, "Joint")
         part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
         self._part(joint_node, "joint", part)
+
+    def _split_limits(self, j: Joint) -> Joint:
+        """``j`` with :func:`split_limits` applied; ``j`` itself when nothing splits (most joints: no copy)."""
+        split = self._split.get(j.limits)
+        if split is None:
+            split = self._split[j.limits] = split_limits(j.limits)
+        if len(split) == len(j.limits) and all(a is b for a, b in zip(split, j.limits, strict=True)):
+            return j
+        return dataclasses.replace(j, limits=split_limits(j.limits))
 
     def _oriented(self, j: Joint) -> Joint:
         """Side A without a moving body and side B with one: written from side B when that is the same
@@ -234,7 +256,7 @@ class _Writer:
         if j.enable_collision:
             return
         static, shaped = self._static_sets()
-        n_file = len(self.world)
+        n_file = self.n_file
         own_nodes = j.connected_node is not None and 0 <= j.node < n_file and 0 <= j.connected_node < n_file
         for body, node in ((j.body_a, j.node), (j.body_b, j.connected_node)):
             if body not in static or body not in shaped:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..gltf.hierarchy import parents
-from ..gltf.transforms import decompose, relative_pose, trs_matrix, world_matrices
+from ..gltf.transforms import decompose, quat_multiply, quat_to_matrix, trs_matrix, world_matrices
 from ..model import Joint, JointLimit, MotionType, Pose
 from . import portable_joints
 from .base import (
@@ -31,6 +31,7 @@ from .base import (
     writable_node,
 )
 from .joint_settings import Family, JointSettings, axes, read_settings, settings_json, split_limits
+from .pose_bulk import clear_matches
 
 JOINT_EXT = "OMI_physics_joint"
 BODY_EXT = "OMI_physics_body"
@@ -190,13 +191,23 @@ def _joint(
 class _Placer:
     """Puts joint and attachment nodes into the output, reusing the file's nodes where their pose matches."""
 
-    def __init__(self, ctx: WriteContext) -> None:
+    def __init__(self, ctx: WriteContext, world: list[np.ndarray] | None = None,
+                 parent_of: list[int | None] | None = None) -> None:
+        """``world``, ``parent_of``: the output's world matrices and ``parents()`` when the caller has them (the
+        body writer, when it added no node since), else computed here."""
         self.ctx = ctx
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         # the checked hierarchy (bad or unhashable child entries skipped, first parent wins, no self-parent)
-        self.parents: dict[int, int] = {c: p for c, p in enumerate(parents(ctx.gltf)) if p is not None}
-        self.world = world_matrices(ctx.gltf)
+        parent_of = parent_of if parent_of is not None else parents(ctx.gltf)
+        self.parents: dict[int, int] = {c: p for c, p in enumerate(parent_of) if p is not None}
+        self.world = world if world is not None else world_matrices(ctx.gltf)
         self.taken: set[int] = set()
+        self._poses: dict[int, tuple[tuple[float, ...], tuple[float, ...], list[list[float]]]] = {}
+        # every (body, node, frame) the joints can ask about, decided in a few NumPy calls where the outcome is
+        # beyond rounding (the rest is tested one by one): each side's own triple, which a swap (portable_joints.
+        # swapped) keeps, and for a seed-form joint swapped, side B's frame at the one joint node
+        queries = [q for j in ctx.scene.joints for q in _queries(j)]
+        self.verdicts = clear_matches(self.world, queries)  # by id(frame): the scene's joints keep them alive
 
     def owner(self, node: int) -> int | None:
         seen: set[int] = set()
@@ -211,9 +222,34 @@ class _Placer:
     def matches(self, node: int | None, body: int | None, frame: Pose) -> bool:
         if node is None or not 0 <= node < len(self.world) or self.owner(node) != body:
             return False
-        t, q = relative_pose(self.world[body] if body is not None else None, self.world[node])
+        verdict = self.verdicts.get((body, node, id(frame)))
+        if verdict is not None:
+            return verdict
+        t, q = self._relative(body, node)
         dot = abs(sum(a * b for a, b in zip(q, frame.rotation, strict=True)))
-        return bool(np.allclose(t, frame.translation, atol=1e-6)) and dot > 1.0 - 1e-9
+        return all(_close(a, b) for a, b in zip(t, frame.translation, strict=True)) and dot > 1.0 - 1e-9
+
+    def _pose(self, node: int) -> tuple[tuple[float, ...], tuple[float, ...], list[list[float]]]:
+        """(translation, rotation, rotation matrix rows) of a node's world matrix, decomposed once per node:
+        a body is the reference of every joint on it."""
+        pose = self._poses.get(node)
+        if pose is None:
+            t, q, _ = decompose(self.world[node])
+            pose = self._poses[node] = (t, q, quat_to_matrix(q).tolist())
+        return pose
+
+    def _relative(self, body: int | None, node: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """``relative_pose(world[body], world[node])`` in plain floats from the memoised decompositions."""
+        ct, cq, _ = self._pose(node)
+        if body is None:
+            return ct, cq
+        pt, pq, rows = self._pose(body)
+        d = (ct[0] - pt[0], ct[1] - pt[1], ct[2] - pt[2])
+        t = tuple(rows[0][i] * d[0] + rows[1][i] * d[1] + rows[2][i] * d[2] for i in range(3))  # Rᵀ·d
+        q = quat_multiply((-pq[0], -pq[1], -pq[2], pq[3]), cq)
+        n = math.sqrt(sum(c * c for c in q)) or 1.0
+        s = -1.0 / n if q[3] < 0 else 1.0 / n  # the canonical sign, w ≥ 0
+        return t, (q[0] * s, q[1] * s, q[2] * s, q[3] * s)
 
     def place(self, node: int | None, body: int | None, frame: Pose, name: str, for_joint: bool) -> int:
         if self.matches(node, body, frame) and not (for_joint and node in self.taken):
@@ -232,6 +268,18 @@ class _Placer:
         return i
 
 
+def _queries(j: Joint) -> list[tuple[int | None, int, Pose]]:
+    """The (body, node, frame) pose tests ``write`` may make for ``j``, as written or swapped."""
+    out = [(j.body_a, j.node, j.frame_a), (j.body_b, j.node if j.connected_node is None else j.connected_node,
+                                           j.frame_b)]
+    return [q for q in out if q[1] is not None]
+
+
+def _close(a: float, b: float) -> bool:
+    """``np.isclose(a, b, atol=1e-6)`` on two floats (NaN never close, equal infinities close)."""
+    return (math.isfinite(b) and abs(a - b) <= 1e-6 + 1e-5 * abs(b)) or a == b
+
+
 def _local_json(local: np.ndarray, name: str) -> dict[str, Any]:
     t, q, s = decompose(local)
     node: dict[str, Any] = {"name": name}
@@ -247,25 +295,32 @@ def _local_json(local: np.ndarray, name: str) -> dict[str, Any]:
     return node
 
 
-def write(ctx: WriteContext) -> None:
+def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
+          parent_of: list[int | None] | None = None) -> None:
+    """The scene's joints as OMI_physics_joint gen2. ``world``, ``parent_of``: the output's world matrices and
+    parents, if known."""
     if not ctx.scene.joints:
         return
-    placer = _Placer(ctx)
+    placer = _Placer(ctx, world, parent_of)
     settings: list[dict[str, Any]] = []
+    known: dict[tuple[Any, Any], int] = {}  # (limits, drives) → settings index: equal values, equal JSON
     for j in ctx.scene.joints:
         j = _oriented(ctx, j)
         if j is None:
             continue
-        data = settings_json(split_limits(j.limits), j.drives, OMI)
-        if data not in settings:
-            settings.append(data)
+        index = known.get((j.limits, j.drives))
+        if index is None:  # a new pair of settings: its JSON, appended unless an equal one is there already
+            data = settings_json(split_limits(j.limits), j.drives, OMI)
+            if data not in settings:
+                settings.append(data)
+            index = known[(j.limits, j.drives)] = settings.index(data)
         name = _name(ctx, j.node) or "Joint"
         joint_node = placer.place(j.node if j.node >= 0 else None, j.body_a, j.frame_a, name, for_joint=True)
         connected = placer.place(j.connected_node, j.body_b, j.frame_b, f"{name}Attachment", for_joint=False)
         if j.body_b is None:
             _anchor_static(ctx, placer, connected, j.pointer)
         placer.taken.add(joint_node)
-        ext: dict[str, Any] = {"joint": settings.index(data), "connectedNode": connected}
+        ext: dict[str, Any] = {"joint": index, "connectedNode": connected}
         if j.enable_collision:
             ext["enableCollision"] = True
         ctx.set_node_ext(joint_node, JOINT_EXT, ext)

@@ -32,33 +32,28 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import parents
-from ..gltf.transforms import affine_inverse, world_matrices
-from ..model import Body, Motion, MotionType, Plane, Shape
+from ..gltf.transforms import world_matrices
+from ..model import Body, Capsule, Cylinder, Motion, MotionType, Plane, Shape, Sphere
 from ..model import Box as BoxShape
-from ..model.mass import (
-    MassProperties,
-    body_frame,
-    body_mass_properties,
-    colliders_by_body,
-    document_mesh_source,
-)
+from ..model.mass import MassProperties, colliders_by_body, document_mesh_source
 from . import omi_joint, omi_shape
 from .base import WriteContext
 from .combine_modes import explicit_modes, loss_message
+from .omi_mass import BodyMasses, Measured
 
 BODY_EXT = "OMI_physics_body"
 HUGE_INERTIA = 1.0e9
 PLANE_THICKNESS = 0.1
 PLANE_EXTENT = 1000.0
+_IMPLICIT = (BoxShape, Sphere, Capsule, Cylinder)  # shapes whose JSON is a pure function of the object
 DENSITY = 1000.0  # kg/m³: the runtime's density for computed KHR masses (DESIGN §3)
-_TINY = 1e-6  # m: a computed centre of mass component this small is float noise of the mesh data (float32)
 
 
 def write(ctx: WriteContext) -> None:
     w = _Writer(ctx)
     w.resources()
-    for body in ctx.scene.bodies:
-        w.ext(body.node)["motion"] = w.motion(body)
+    for body, measured in zip(ctx.scene.bodies, w.measure(), strict=True):
+        w.ext(body.node)["motion"] = w.motion(body, measured)
     for c in ctx.scene.colliders:
         data: dict[str, Any] = {}
         if c.material is not None:
@@ -72,7 +67,8 @@ def write(ctx: WriteContext) -> None:
         ctx.set_node_ext(node, BODY_EXT, ext)
     if w.exts and ctx.gltf.get("extensions", {}).get(BODY_EXT) is None:
         ctx.set_doc_ext(BODY_EXT, {})  # always present: readers look it up unconditionally
-    omi_joint.write(ctx)
+    world = w.world_if_current()
+    omi_joint.write(ctx, world, w.parent_of if world is not None else None)
 
 
 class _Writer:
@@ -81,9 +77,8 @@ class _Writer:
         self.exts: dict[int, dict[str, Any]] = {}
         self.parent_of: list[int | None] = parents(ctx.gltf)
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
+        self._shape_indices: dict[int, tuple[Shape, int | None]] = {}  # id → (the shape, kept alive; its index)
         self._world: list[np.ndarray] | None = None
-        self._by_body: dict[int | None, list[int]] | None = None  # collider indices per body, built once
-        self._meshes: Any = None  # one mesh reader (and its cache) for every body
 
     def ext(self, node: int) -> dict[str, Any]:
         return self.exts.setdefault(node, {})
@@ -138,16 +133,17 @@ class _Writer:
 
     # -- bodies
 
-    def motion(self, body: Body) -> dict[str, Any]:
+    def motion(self, body: Body, measured: Measured | None) -> dict[str, Any]:
+        """``measured``: from :meth:`measure`."""
         m = body.motion
         out: dict[str, Any] = {"type": m.type.value}
-        computed = self.computed(body) if m.mass is None or m.center_of_mass is None else None
+        computed = measured[0] if measured is not None else None
         mass = self.mass(body, computed)
         if mass != 1.0:
             out["mass"] = mass
         if m.mass is not None and math.isinf(m.mass) and m.type == MotionType.DYNAMIC:
             out["type"] = MotionType.KINEMATIC.value
-        com = m.center_of_mass if computed is None else self.node_com(body, computed)
+        com = m.center_of_mass if measured is None else measured[1]
         if com is not None and any(c != 0.0 for c in com):
             out["centerOfMass"] = list(com)
         if m.inertia_diagonal is not None:
@@ -190,27 +186,30 @@ class _Writer:
             self._world = world_matrices(self.ctx.gltf)
         return self._world
 
-    def computed(self, body: Body) -> MassProperties | None:
-        """What the runtime computes for a KHR body without mass or centre of mass (DESIGN §3)."""
-        doc = self.ctx.scene.document or Document(json=self.ctx.gltf)
-        try:
-            if self._by_body is None:  # a scan of every collider per body was quadratic on big scenes
-                self._by_body = colliders_by_body(self.ctx.scene)
-                self._meshes = document_mesh_source(doc)
-            with np.errstate(all="ignore"):  # absurd sizes overflow: such a result is refused just below
-                mp = body_mass_properties(self.ctx.scene, body, DENSITY, self._meshes, world=self.world(),
-                                          colliders=self._by_body.get(body.node, []))
-        except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
+    def world_if_current(self) -> list[np.ndarray] | None:
+        """The world matrices when computed and no node was added since (the joint writer's to reuse)."""
+        nodes = self.ctx.gltf.get("nodes")
+        if self._world is None or not isinstance(nodes, list) or len(nodes) != len(self._world):
             return None
-        values = (mp.mass, *mp.center_of_mass, *mp.inertia_diagonal, *mp.inertia_orientation)
-        return mp if all(math.isfinite(v) for v in values) else None  # NaN/∞ cannot be written: no measurement
+        return self._world
 
-    def node_com(self, body: Body, computed: MassProperties) -> tuple[float, ...] | None:
-        """The computed centre (body frame: the node's world pose without scale) in node space (OMI)."""
-        node_world = self.world()[body.node]
-        point = body_frame(node_world) @ np.array([*computed.center_of_mass, 1.0])
-        local = (affine_inverse(node_world) @ point)[:3]
-        return tuple(0.0 if abs(c) <= _TINY else float(c) for c in local)
+    def measure(self) -> list[Measured | None]:
+        """For each body: what the runtime computes for a KHR body without mass or centre of mass (DESIGN §3),
+        as (mass properties, centre in node space); ``None`` when not needed or not measurable. All bodies at
+        once: a few NumPy calls per document, not per body (issue 11)."""
+        scene = self.ctx.scene
+        needed = [i for i, b in enumerate(scene.bodies) if b.motion.mass is None or b.motion.center_of_mass is None]
+        out: list[Measured | None] = [None] * len(scene.bodies)
+        if not needed:
+            return out
+        try:
+            doc = scene.document or Document(json=self.ctx.gltf)
+            masses = BodyMasses(scene, self.world(), DENSITY, document_mesh_source(doc), colliders_by_body(scene))
+        except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
+            return out
+        for i, measured in zip(needed, masses.measure([scene.bodies[i] for i in needed]), strict=True):
+            out[i] = measured
+        return out
 
     def inertia(self, body: Body, m: Motion) -> list[float]:
         d = list(m.inertia_diagonal or ())
@@ -231,13 +230,24 @@ class _Writer:
             shape = BoxShape(
                 size=(shape.size_x or PLANE_EXTENT, PLANE_THICKNESS, shape.size_z or PLANE_EXTENT)
             )
-        index = omi_shape.add_shape(self.ctx, shape)
+        index = self.shape_index(shape)
         if index is None:
             return
         if key in self.ext(node):  # one collider / trigger per node in OMI: extra ones get a child node
             node = self.child(node, key.capitalize())
         self.ext(node)[key] = {"shape": index, **data}
         self.check_owner(node, body, pointer)
+
+    def shape_index(self, shape: Shape) -> int | None:
+        """``omi_shape.add_shape``, once per shape object for the implicit kinds (the readers share one object
+        between the colliders that use one file shape; its JSON key was rebuilt per collider). By identity, not
+        equality: equal values may still be written differently (1 and 1.0, 0.0 and -0.0)."""
+        if not isinstance(shape, _IMPLICIT):  # mesh shapes may report a loss each time: not memoised
+            return omi_shape.add_shape(self.ctx, shape)
+        known = self._shape_indices.get(id(shape))
+        if known is None or known[0] is not shape:
+            known = self._shape_indices[id(shape)] = (shape, omi_shape.add_shape(self.ctx, shape))
+        return known[1]
 
     def check_owner(self, node: int, body: int | None, pointer: str) -> None:
         if self.owner(node) != body:

@@ -74,7 +74,7 @@ def _limit_exact(lim: JointLimit, locked: frozenset[int], pinned: bool) -> bool:
         return True  # the frames' origins coincide: every linear metric is 0 from either side
     axes = lin or ang
     if not axes:
-        return True  # a limit on no axis constrains nothing, from either side
+        return True  # a limit on no axis (its axes malformed, read as none) constrains nothing from either side
     if len(axes) == 3 or (ang and len(axes) == 2):
         return True  # distance to a point, total rotation, cone: symmetric metrics
     if lin and len(axes) == 2:

@@ -16,7 +16,7 @@ import gc
 import json
 import math
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -84,15 +84,34 @@ def compact(gltf: dict[str, Any]) -> bytes:
 def readable(gltf: dict[str, Any]) -> bytes:
     def encode(doc: dict[str, Any]) -> str:
         lines = []
+        line = _line_encoder()
         for key, value in doc.items():
             name = _LINE.encode(key)
             if isinstance(value, list) and value:
-                body = ",\n    ".join(map(_LINE.encode, value))
+                body = ",\n    ".join(map(line, value))
                 lines.append(f"  {name}: [\n    {body}\n  ]")
             else:
                 lines.append(f"  {name}: {_LINE.encode(value)}")
         return "{\n" + ",\n".join(lines) + "\n}\n" if lines else "{}\n"
     return _encode(encode, gltf)
+
+
+def _line_encoder() -> Callable[[Any], str]:
+    """``_LINE.encode`` for the many entries of one document: the C encoder ``JSONEncoder.encode`` makes on
+    every call (most of the time of saving a 50k-node document, one call per node) is made once. The same
+    text: the same C encoder with ``_LINE``'s settings (``JSONEncoder.iterencode``'s one-shot path)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator (another Python): the plain encoder
+        return _LINE.encode
+    chunks = make({}, _LINE.default, json.encoder.encode_basestring, None, _LINE.key_separator,
+                  _LINE.item_separator, _LINE.sort_keys, _LINE.skipkeys, _LINE.allow_nan)
+
+    def encode(value: Any) -> str:
+        if isinstance(value, str):
+            return json.encoder.encode_basestring(value)
+        return "".join(chunks(value, 0))
+
+    return encode
 
 
 def _encode(encode: Any, gltf: dict[str, Any]) -> bytes:
