@@ -201,3 +201,40 @@ def test_info_text_lists_generations_and_counts() -> None:
         "  joints: 1",
         "  materials: 2",
     ]
+
+
+def test_simulate_joints_impulse_puts_a_chain_on_impulse_joints(tmp_path: Path) -> None:
+    # issue 10: joint trees go on Rapier multibodies by default (a hanging 10-link chain's tip within 1 mm of
+    # its 5 m rest length, test_sim_articulations); --joints impulse keeps them on impulse joints, which
+    # stretch the same chain by more than 1 mm after 2 s
+    from gltf_physics.api import save, write_scene
+    from gltf_physics.gltf.document import Document
+    from gltf_physics.gltf.transforms import quat_to_matrix
+    from gltf_physics.model import Body, Box, Collider, Joint, JointLimit, Motion, PhysicsScene, Pose
+
+    half = 0.25
+    pin = JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0)
+    nodes = [{"name": f"link{i}", "translation": [0.0, -half * (2 * i + 1), 0.0]} for i in range(10)]
+    joints = [Joint(None if i == 0 else i - 1, Pose() if i == 0 else Pose((0.0, -half, 0.0)), i,
+                    Pose((0.0, half, 0.0)), limits=(pin,)) for i in range(10)]
+    bare = Document(json={"asset": {"version": "2.0"}, "nodes": nodes, "scenes": [{"nodes": list(range(10))}]},
+                    buffers=[])
+    scene = PhysicsScene(bodies=[Body(i, Motion(mass=1.0)) for i in range(10)],
+                         colliders=[Collider(i, Box((0.1, 2 * half, 0.1)), body=i) for i in range(10)],
+                         joints=joints, document=bare)
+    doc, _ = write_scene(scene, bare, "khr")
+    chain = tmp_path / "chain.gltf"
+    save(doc, chain)
+    stretch = {}
+    for mode in ("multibody", "impulse"):
+        out_file = tmp_path / f"{mode}.gltf"
+        r = run("simulate", chain, "--duration", "2", "--joints", mode, "-o", out_file, "-q")
+        assert r.returncode == 0, r.stderr
+        tip = json.loads(out_file.read_text())["nodes"][9]
+        rot = quat_to_matrix(tip.get("rotation", [0.0, 0.0, 0.0, 1.0]))
+        end = [t + (rot @ [0.0, -half, 0.0])[k] for k, t in enumerate(tip["translation"])]
+        stretch[mode] = abs(sum(v * v for v in end) ** 0.5 - 10 * 2 * half)
+    assert stretch["multibody"] < 1e-3 < stretch["impulse"]
+    r = run("simulate", chain, "--joints", "impulse", "--engine", "mujoco")
+    assert r.returncode == 2
+    assert r.stderr == "--joints impulse: only Rapier has impulse joints (MuJoCo's are always reduced coordinates)\n"

@@ -34,6 +34,10 @@ def simulate(
         metavar="FILE.json", help='Timed changes: [{"time": s, "pointer": "/...", "value": ...}].')] = None,
     engine: Annotated[str, typer.Option(
         metavar="rapier|mujoco", help="The engine: rapier, or mujoco (the [mujoco] extra, through MJCF).")] = "rapier",
+    joints: Annotated[str, typer.Option(
+        metavar="multibody|impulse",
+        help="Rapier: joint trees on reduced-coordinate multibodies (exact lengths and drives), or every "
+             "joint on impulse joints (faster on long chains).")] = "multibody",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
     """Simulate a scene on Rapier (or MuJoCo): final pose or baked animation, pose trace, trigger events.
@@ -54,6 +58,9 @@ def simulate(
     at_least("--substeps", substeps, 1, "the number of solver substeps")
     at_least("--trace-every", trace_every, 1, "the trace's frame interval")
     choice("--engine", engine, ["rapier", "mujoco"])
+    choice("--joints", joints, ["multibody", "impulse"])
+    if joints == "impulse" and engine != "rapier":
+        raise UsageError("--joints impulse: only Rapier has impulse joints (MuJoCo's are always reduced coordinates)")
     if bake_run and output is None:
         raise UsageError("--bake needs -o OUT")
     if output is not None:
@@ -67,7 +74,7 @@ def simulate(
     schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
     world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording,
-                  engine=engine)
+                  engine=engine, **({"articulations": False} if joints == "impulse" else {}))
     for pointer, value in assignments:
         world.set(pointer, value)
     if schedule is not None:
