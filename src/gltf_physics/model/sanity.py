@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from ..gltf.errors import GltfError
-from ..gltf.transforms import world_matrices
 from .mass import MeshSource, PlacedShape, document_mesh_source, place_shape
 from .scene import PhysicsScene
 from .shapes import Box, Capsule, Cylinder, Sphere
@@ -103,11 +102,10 @@ def _spans_a_plane(points: np.ndarray) -> bool:
 
 def scene_problems(scene: PhysicsScene, mesh_source: MeshSource | None = None) -> Iterator[Problem]:
     """Every problem of :func:`check_scene`, in scene order (bodies, shapes, joints)."""
-    gltf = scene.document.json if scene.document is not None else {}
     if mesh_source is None and scene.document is not None:
         mesh_source = document_mesh_source(scene.document)
     with np.errstate(all="ignore"):  # overflow to inf is what is being looked for: no RuntimeWarning
-        world = world_matrices(gltf)
+        world = scene.node_world()  # the read's own matrices (world_matrices of the document), not a second pass
         yield from _bodies(scene, world)
         yield from _shapes(scene, world, mesh_source)
     yield from _joints(scene)

@@ -99,7 +99,9 @@ class _Context:
     def world(self) -> list[np.ndarray]:
         """World matrices of every node, computed on first use (a file with nothing to test never pays)."""
         if self._world is None:
-            self._world = world_matrices(self.gltf)
+            doc = self.scene.document
+            self._world = (self.scene.node_world() if doc is not None and doc.json is self.gltf  # the read's own
+                           else world_matrices(self.gltf))
         return self._world
 
     def dynamic(self, body: int | None) -> bool:
