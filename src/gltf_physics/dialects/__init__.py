@@ -65,7 +65,7 @@ def _write_scene(scene: PhysicsScene, doc: Document,
                  family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
     out = copy_json(doc.json)
     _strip(out, PHYSICS_EXTENSIONS)
-    ctx = WriteContext(gltf=out, scene=scene, family=family)
+    ctx = WriteContext(gltf=out, scene=scene, family=family, source=doc)
     if family == "omi":
         omi_body.write(ctx)
     else:

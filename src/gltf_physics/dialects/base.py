@@ -27,6 +27,7 @@ from ..gltf.transforms import (
     decompose_all,
     relative_rigid_all,
     trs_matrix,
+    world_matrices,
     world_stacks,
 )
 from ..model import Joint, PhysicsScene, Pose, ReadNote, Shape
@@ -150,6 +151,7 @@ class ReadContext:
             raise GltfError("the glTF JSON must be an object", file=doc.name, pointer="")
         index = index or ExtIndex(doc.json)
         ctx = cls(doc=doc, scene=PhysicsScene(document=doc), parent_of=index.parent_of, _index=index)
+        ctx.scene.node_parents(ctx.parent_of)  # kept for a writer of the same document (issue 11)
         ctx._note_top_level()
         return ctx
 
@@ -318,6 +320,30 @@ class WriteContext:
     scene: PhysicsScene
     family: str  # "omi" or "khr"
     losses: list[Loss] = field(default_factory=list)
+    source: Document | None = None  # the document ``gltf`` was copied from, when known
+
+    def _as_read(self) -> bool:
+        """``gltf`` still has the nodes of the document the scene was read from: its copy, no node added (the
+        stripped extensions move nothing), so what the reader computed of the hierarchy holds for it."""
+        src, nodes = self.source, self.gltf.get("nodes")
+        if src is None or self.scene.document is not src or not isinstance(src.json, dict):
+            return False
+        before = src.json.get("nodes")
+        return isinstance(nodes, list) and isinstance(before, list) and len(nodes) == len(before)
+
+    def world_matrices(self) -> list[np.ndarray]:
+        """:func:`~gltf_physics.gltf.transforms.world_matrices` of ``gltf`` as it is now; the reader's (a new
+        list, the writers append to it) when :meth:`_as_read` — one pass over the nodes per convert, not two."""
+        if self._as_read():
+            return list(self.scene.node_world())
+        return world_matrices(self.gltf)
+
+    def parents(self) -> list[int | None]:
+        """:func:`~gltf_physics.gltf.hierarchy.parents` of ``gltf`` as it is now (a new list, see
+        :meth:`world_matrices`)."""
+        if self._as_read():
+            return list(self.scene.node_parents())
+        return parents(self.gltf)
 
     def use(self, extension: str) -> None:
         used = self.gltf.setdefault("extensionsUsed", [])

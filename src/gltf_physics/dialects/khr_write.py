@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..gltf.hierarchy import ancestors, descendants, parents
-from ..gltf.transforms import decompose, world_matrices
+from ..gltf.hierarchy import ancestors, descendants
+from ..gltf.transforms import decompose
 from ..model import (
     IDENTITY_QUAT,
     Body,
@@ -62,7 +62,7 @@ class _Writer:
         self.ctx = ctx
         self.gltf = ctx.gltf
         self.scene = ctx.scene
-        self.parent_of = parents(self.gltf)
+        self.parent_of = ctx.parents()
         self.n_file = len(self.parent_of)  # the file's own nodes (parents() walks the same list)
         self._world: list[np.ndarray] | None = None  # of the file's own nodes, for new joint nodes only
         self.parts: dict[int, dict[str, Any]] = {}
@@ -81,7 +81,7 @@ class _Writer:
         """World matrices of the file's own nodes (new nodes are only ever leaves): computed on first use, only
         joints without their own nodes (the OMI seed form) need them."""
         if self._world is None:
-            self._world = world_matrices(self.gltf)
+            self._world = self.ctx.world_matrices()
         return self._world
 
     def run(self) -> None:

@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..gltf.hierarchy import parents
-from ..gltf.transforms import decompose, quat_multiply, quat_to_matrix, trs_matrix, world_matrices
+from ..gltf.transforms import decompose, quat_multiply, quat_to_matrix, trs_matrix
 from ..model import Joint, JointLimit, MotionType, Pose
 from . import portable_joints
 from .base import (
@@ -198,9 +197,9 @@ class _Placer:
         self.ctx = ctx
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         # the checked hierarchy (bad or unhashable child entries skipped, first parent wins, no self-parent)
-        parent_of = parent_of if parent_of is not None else parents(ctx.gltf)
+        parent_of = parent_of if parent_of is not None else ctx.parents()
         self.parents: dict[int, int] = {c: p for c, p in enumerate(parent_of) if p is not None}
-        self.world = world if world is not None else world_matrices(ctx.gltf)
+        self.world = world if world is not None else ctx.world_matrices()
         self.taken: set[int] = set()
         self._poses: dict[int, tuple[tuple[float, ...], tuple[float, ...], list[list[float]]]] = {}
         # every (body, node, frame) the joints can ask about, decided in a few NumPy calls where the outcome is

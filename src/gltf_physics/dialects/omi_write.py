@@ -31,8 +31,6 @@ import numpy as np
 
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
-from ..gltf.hierarchy import parents
-from ..gltf.transforms import world_matrices
 from ..model import Body, Capsule, Cylinder, Motion, MotionType, Plane, Shape, Sphere
 from ..model import Box as BoxShape
 from ..model.mass import MassProperties, colliders_by_body, document_mesh_source
@@ -75,7 +73,7 @@ class _Writer:
     def __init__(self, ctx: WriteContext) -> None:
         self.ctx = ctx
         self.exts: dict[int, dict[str, Any]] = {}
-        self.parent_of: list[int | None] = parents(ctx.gltf)
+        self.parent_of: list[int | None] = ctx.parents()
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         self._shape_indices: dict[int, tuple[Shape, int | None]] = {}  # id → (the shape, kept alive; its index)
         self._world: list[np.ndarray] | None = None
@@ -183,7 +181,7 @@ class _Writer:
 
     def world(self) -> list[np.ndarray]:
         if self._world is None:
-            self._world = world_matrices(self.ctx.gltf)
+            self._world = self.ctx.world_matrices()
         return self._world
 
     def world_if_current(self) -> list[np.ndarray] | None:

@@ -104,3 +104,17 @@ class PhysicsScene:
                 cached = world_matrices(self.document.json if self.document is not None else {})
             self.__dict__["_node_world"] = cached
         return cached
+
+    def node_parents(self, computed: list[int | None] | None = None) -> list[int | None]:
+        """:func:`~gltf_physics.gltf.hierarchy.parents` of ``document`` as read: kept like :meth:`node_world`
+        (``computed``: the reader's), so that a writer of the same, unchanged document need not walk it again."""
+        if computed is not None:
+            self.__dict__["_node_parents"] = computed
+            return computed
+        cached = self.__dict__.get("_node_parents")
+        if cached is None:
+            from ..gltf.hierarchy import parents
+
+            cached = parents(self.document.json if self.document is not None else {})
+            self.__dict__["_node_parents"] = cached
+        return cached
