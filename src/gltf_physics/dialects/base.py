@@ -292,6 +292,8 @@ def index(obj: dict[str, Any], key: str, length: int, ctx: ReadContext, pointer:
     v = obj.get(key)
     if v is None:
         return None
+    if type(v) is int and 0 <= v < length:  # the usual case first: one test (bool is not exactly int)
+        return v
     if isinstance(v, bool) or not isinstance(v, int):
         raise ctx.error(f"{pointer}/{key}", f"'{key}' must be an integer index, got {v!r}")
     if v == -1:
@@ -353,11 +355,17 @@ class WriteContext:
             used.append(extension)
 
     def set_node_ext(self, node: int, name: str, value: dict[str, Any]) -> None:
-        holder = writable_node(self.gltf, node)
-        if not isinstance(holder.get("extensions"), dict):  # malformed: the reader read it as none
-            holder["extensions"] = {}
-        holder["extensions"][name] = value
-        self.use(name)
+        nodes = self.gltf.get("nodes")  # the usual case without the helpers' calls: once per node part written
+        holder = nodes[node] if isinstance(nodes, list) else None
+        if not isinstance(holder, dict):
+            holder = writable_node(self.gltf, node)
+        ext = holder.get("extensions")
+        if not isinstance(ext, dict):  # malformed: the reader read it as none
+            ext = holder["extensions"] = {}
+        ext[name] = value
+        used = self.gltf.get("extensionsUsed")
+        if not (isinstance(used, list) and name in used):
+            self.use(name)
 
     def set_doc_ext(self, name: str, value: dict[str, Any]) -> None:
         if not isinstance(self.gltf.get("extensions"), dict):

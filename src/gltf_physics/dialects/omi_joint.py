@@ -209,6 +209,8 @@ class _Placer:
         self.verdicts = clear_matches(self.world, queries)  # by id(frame): the scene's joints keep them alive
 
     def owner(self, node: int) -> int | None:
+        if node in self.motion_nodes:  # the usual joint node: a body's own (no walk, no set)
+            return node
         seen: set[int] = set()
         n: int | None = node
         while n is not None and n not in seen:
@@ -303,8 +305,11 @@ def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
     placer = _Placer(ctx, world, parent_of)
     settings: list[dict[str, Any]] = []
     known: dict[tuple[Any, Any], int] = {}  # (limits, drives) → settings index: equal values, equal JSON
+    types: dict[int, MotionType] = {}  # node → its first body's motion type (scene.body's), looked up per joint
+    for b in ctx.scene.bodies:
+        types.setdefault(b.node, b.motion.type)
     for j in ctx.scene.joints:
-        j = _oriented(ctx, j)
+        j = _oriented(ctx, j, types)
         if j is None:
             continue
         index = known.get((j.limits, j.drives))
@@ -344,14 +349,10 @@ def _name(ctx: WriteContext, node: int) -> str | None:
     return n.get("name") if isinstance(n, dict) and isinstance(n.get("name"), str) else None
 
 
-def _motion_type(ctx: WriteContext, body: int | None) -> MotionType | None:
-    b = ctx.scene.body(body) if body is not None else None
-    return b.motion.type if b is not None else None
-
-
-def _oriented(ctx: WriteContext, j: Joint) -> Joint | None:
-    """The joint node must lie under a dynamic body (JOINT-2): swap when only B is dynamic (§10.1, D-14)."""
-    a_type, b_type = _motion_type(ctx, j.body_a), _motion_type(ctx, j.body_b)
+def _oriented(ctx: WriteContext, j: Joint, types: dict[int, MotionType]) -> Joint | None:
+    """The joint node must lie under a dynamic body (JOINT-2): swap when only B is dynamic (§10.1, D-14).
+    ``types``: node → motion type of the body on it (the first listed, as ``scene.body`` finds it)."""
+    a_type, b_type = types.get(j.body_a), types.get(j.body_b)  # type: ignore[arg-type]  # None: no body
     if j.body_a is None and j.body_b is None:
         ctx.loss(
             "JOINT-2", j.pointer, "joint connects no bodies; OMI needs the joint node under a body; dropped"
