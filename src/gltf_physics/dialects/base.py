@@ -194,7 +194,7 @@ class ReadContext:
         were most of reading a big document)."""
         if self._world is None:
             plain, self._world_stack = world_stacks(self.doc.json, self.parent_of, chained=True)
-            self._world = self.scene.node_world(list(plain))
+            self._world = self.scene.node_world(plain)
         return self._world
 
     def frames(self, pairs: list[tuple[int | None, int]]) -> list[Pose]:
@@ -339,6 +339,11 @@ class WriteContext:
         if self._as_read():
             return list(self.scene.node_world())
         return world_matrices(self.gltf)
+
+    def world_stack(self) -> np.ndarray | None:
+        """:meth:`world_matrices` as the reader's (n, 4, 4) array when :meth:`_as_read` and it kept one, else
+        ``None`` (the caller stacks the list). Read only: it is the scene's."""
+        return self.scene.node_world_stack() if self._as_read() else None
 
     def parents(self) -> list[int | None]:
         """:func:`~gltf_physics.gltf.hierarchy.parents` of ``gltf`` as it is now (a new list, see

@@ -206,7 +206,9 @@ class _Placer:
         # beyond rounding (the rest is tested one by one): each side's own triple, which a swap (portable_joints.
         # swapped) keeps, and for a seed-form joint swapped, side B's frame at the one joint node
         queries = [q for j in ctx.scene.joints for q in _queries(j)]
-        self.verdicts = clear_matches(self.world, queries)  # by id(frame): the scene's joints keep them alive
+        # by id(frame): the scene's joints keep them alive. The reader's stack when the output still has the read
+        # nodes (``world`` then holds the same matrices)
+        self.verdicts = clear_matches(self.world, queries, ctx.world_stack())
 
     def owner(self, node: int) -> int | None:
         if node in self.motion_nodes:  # the usual joint node: a body's own (no walk, no set)

@@ -33,8 +33,10 @@ class BodyMasses:
     """Mass properties (density ``density``) of a scene's bodies over fixed world matrices."""
 
     def __init__(self, scene: PhysicsScene, world: list[np.ndarray], density: float, mesh_source: Any,
-                 colliders: dict[int | None, list[int]]) -> None:
+                 colliders: dict[int | None, list[int]], stack: np.ndarray | None = None) -> None:
+        """``stack``: ``world`` as one (n, 4, 4) array, when the caller has it."""
         self.scene, self.world, self.density, self.meshes = scene, world, density, mesh_source
+        self.stack = stack
         self.colliders = colliders
         self._results: dict[Any, MassProperties] = {}
         self._shapes: dict[int, int] = {}  # id(shape) → the number of its first equal shape
@@ -62,7 +64,7 @@ class BodyMasses:
     def _bulk(self, bodies: list[Body]) -> list[Measured | None]:
         if not bodies:
             return []
-        stack = np.stack(self.world)
+        stack = self.stack if self.stack is not None else np.stack(self.world)
         nodes = np.asarray([b.node for b in bodies], dtype=np.int64)
         frames = _body_frames(stack[nodes])
         rot_t = np.transpose(frames[:, :3, :3], (0, 2, 1))

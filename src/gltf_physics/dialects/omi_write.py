@@ -82,6 +82,8 @@ class _Writer:
         return self.exts.setdefault(node, {})
 
     def owner(self, node: int) -> int | None:
+        if node in self.motion_nodes:  # a body's own collider: no walk, no set
+            return node
         n: int | None = node
         seen: set[int] = set()
         while n is not None and n not in seen:
@@ -142,14 +144,14 @@ class _Writer:
         if m.mass is not None and math.isinf(m.mass) and m.type == MotionType.DYNAMIC:
             out["type"] = MotionType.KINEMATIC.value
         com = m.center_of_mass if measured is None else measured[1]
-        if com is not None and any(c != 0.0 for c in com):
+        if com is not None and any(com):  # a float is true when != 0.0 (NaN too): no generator per body
             out["centerOfMass"] = list(com)
         if m.inertia_diagonal is not None:
             out["inertiaDiagonal"] = self.inertia(body, m)
             if m.inertia_orientation != (0.0, 0.0, 0.0, 1.0):
                 out["inertiaOrientation"] = list(m.inertia_orientation)
         for key, v in (("linearVelocity", m.linear_velocity), ("angularVelocity", m.angular_velocity)):
-            if any(c != 0.0 for c in v):
+            if any(v):
                 out[key] = list(v)
         if m.gravity_factor != 1.0:
             out["gravityFactor"] = m.gravity_factor
@@ -202,7 +204,8 @@ class _Writer:
             return out
         try:
             doc = scene.document or Document(json=self.ctx.gltf)
-            masses = BodyMasses(scene, self.world(), DENSITY, document_mesh_source(doc), colliders_by_body(scene))
+            masses = BodyMasses(scene, self.world(), DENSITY, document_mesh_source(doc), colliders_by_body(scene),
+                                self.ctx.world_stack())
         except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
             return out
         for i, measured in zip(needed, masses.measure([scene.bodies[i] for i in needed]), strict=True):
@@ -231,9 +234,11 @@ class _Writer:
         index = self.shape_index(shape)
         if index is None:
             return
-        if key in self.ext(node):  # one collider / trigger per node in OMI: extra ones get a child node
+        ext = self.ext(node)
+        if key in ext:  # one collider / trigger per node in OMI: extra ones get a child node
             node = self.child(node, key.capitalize())
-        self.ext(node)[key] = {"shape": index, **data}
+            ext = self.ext(node)
+        ext[key] = {"shape": index, **data}
         self.check_owner(node, body, pointer)
 
     def shape_index(self, shape: Shape) -> int | None:
