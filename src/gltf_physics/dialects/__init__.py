@@ -63,8 +63,7 @@ def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"
 
 def _write_scene(scene: PhysicsScene, doc: Document,
                  family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
-    out = copy_json(doc.json)
-    _strip(out, PHYSICS_EXTENSIONS)
+    out = _stripped_copy(doc.json, PHYSICS_EXTENSIONS)
     ctx = WriteContext(gltf=out, scene=scene, family=family, source=doc)
     if family == "omi":
         omi_body.write(ctx)
@@ -95,14 +94,34 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _strip(gltf: dict, names: tuple[str, ...]) -> None:
-    nodes = gltf.get("nodes")
+def _stripped_copy(gltf: Any, names: tuple[str, ...]) -> Any:
+    """``copy_json(gltf)`` without the ``names`` extensions (document and nodes) and their ``extensionsUsed`` /
+    ``extensionsRequired`` entries. The physics objects are left out before the copy, not deleted after it:
+    copying them was about half the copy of a big physics document (issue 11). Key order is the input's."""
+    if not isinstance(gltf, dict):
+        return copy_json(gltf)
     known = frozenset(names)
-    for holder in [gltf, *(nodes if isinstance(nodes, list) else [])]:
-        ext = holder.get("extensions") if isinstance(holder, dict) else None
-        if isinstance(ext, dict) and ext:  # one set test per key present, not a pop per known name
-            for name in [k for k in ext if k in known]:
-                del ext[name]
+    view = dict(gltf)
+    nodes = gltf.get("nodes")
+    if isinstance(nodes, list):
+        view["nodes"] = [_without(node, known) for node in nodes]
+    out = copy_json(_without(view, known))
+    _strip_used(out, names)
+    return out
+
+
+def _without(holder: Any, known: frozenset[str]) -> Any:
+    """``holder`` (not copied) when its ``extensions`` has none of ``known``, else a shallow copy whose
+    ``extensions`` is a new dict without them."""
+    ext = holder.get("extensions") if isinstance(holder, dict) else None
+    if not isinstance(ext, dict) or not ext or known.isdisjoint(ext):
+        return holder
+    holder = dict(holder)
+    holder["extensions"] = {k: v for k, v in ext.items() if k not in known}
+    return holder
+
+
+def _strip_used(gltf: dict, names: tuple[str, ...]) -> None:
     for key in ("extensionsUsed", "extensionsRequired"):
         if key in gltf:  # not an array: the reader read it as empty (GLTF-TYPE note), the output says so
             listed = gltf[key] if isinstance(gltf[key], list) else []
