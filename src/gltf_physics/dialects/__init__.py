@@ -63,7 +63,7 @@ def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"
 
 def _write_scene(scene: PhysicsScene, doc: Document,
                  family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
-    out = _stripped_copy(doc.json, PHYSICS_EXTENSIONS)
+    out, stripped = _stripped_copy(doc.json, PHYSICS_EXTENSIONS)
     ctx = WriteContext(gltf=out, scene=scene, family=family, source=doc)
     if family == "omi":
         omi_body.write(ctx)
@@ -72,15 +72,18 @@ def _write_scene(scene: PhysicsScene, doc: Document,
     omi_vehicle.write(ctx)
     omi_gravity.write(ctx)
     omi_seat.write(ctx)
-    _drop_emptied(out, doc.json)
+    _drop_emptied(out, doc.json, stripped)
     return Document(json=out, buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb), ctx.losses
 
 
-def _drop_emptied(out: dict, original: dict) -> None:
+def _drop_emptied(out: dict, original: dict, stripped: list[int]) -> None:
     """Containers the strip emptied and no writer refilled go, so that nothing non-physics changes: a node
-    left with ``extensions: {}`` (or a document with ``extensionsUsed: []``) that had content before."""
+    left with ``extensions: {}`` (or a document with ``extensionsUsed: []``) that had content before.
+    ``stripped``: the nodes the strip took something from, the only ones it can have emptied (the writers
+    only ever add keys)."""
     pairs = [(out, original)]
-    pairs += zip(_list(out.get("nodes")), _list(original.get("nodes")), strict=False)
+    after, before = _list(out.get("nodes")), _list(original.get("nodes"))
+    pairs += [(after[i], before[i]) for i in stripped if i < len(after) and i < len(before)]
     for holder, before in pairs:
         was_empty = isinstance(before, dict) and before.get("extensions") == {}
         if isinstance(holder, dict) and holder.get("extensions") == {} and not was_empty:
@@ -94,20 +97,27 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _stripped_copy(gltf: Any, names: tuple[str, ...]) -> Any:
-    """``copy_json(gltf)`` without the ``names`` extensions (document and nodes) and their ``extensionsUsed`` /
-    ``extensionsRequired`` entries. The physics objects are left out before the copy, not deleted after it:
-    copying them was about half the copy of a big physics document (issue 11). Key order is the input's."""
+def _stripped_copy(gltf: Any, names: tuple[str, ...]) -> tuple[Any, list[int]]:
+    """(``copy_json(gltf)`` without the ``names`` extensions (document and nodes) and their ``extensionsUsed``
+    / ``extensionsRequired`` entries, the nodes that had some). The physics objects are left out before the
+    copy, not deleted after it: copying them was about half the copy of a big physics document (issue 11).
+    Key order is the input's."""
     if not isinstance(gltf, dict):
-        return copy_json(gltf)
+        return copy_json(gltf), []
     known = frozenset(names)
     view = dict(gltf)
     nodes = gltf.get("nodes")
+    stripped: list[int] = []
     if isinstance(nodes, list):
-        view["nodes"] = [_without(node, known) for node in nodes]
+        view["nodes"] = kept = list(nodes)
+        for i, node in enumerate(nodes):  # inline: a call per node was most of this
+            ext = node.get("extensions") if isinstance(node, dict) else None
+            if isinstance(ext, dict) and ext and not known.isdisjoint(ext):
+                kept[i] = _without(node, known)
+                stripped.append(i)
     out = copy_json(_without(view, known))
     _strip_used(out, names)
-    return out
+    return out, stripped
 
 
 def _without(holder: Any, known: frozenset[str]) -> Any:
