@@ -74,7 +74,8 @@ class _Writer:
         self.moving = portable_joints.moving_bodies(ctx.scene)
         self._statics: tuple[set[int], set[int | None]] | None = None
         self._partners: tuple[set[int], set[int], dict[int | None, set[int]]] | None = None
-        self._split: dict[tuple[JointLimit, ...], tuple[JointLimit, ...]] = {}  # split_limits per distinct tuple
+        self._split: dict[int, tuple[tuple[JointLimit, ...], bool]] = {}  # id → (limits, split_limits keeps them)
+        self._settings_by_id: dict[tuple[int, int], tuple[Any, Any, int]] = {}  # see _settings
 
     @property
     def world(self) -> list[np.ndarray]:
@@ -213,12 +214,7 @@ class _Writer:
     def _joint(self, j: Joint) -> None:
         self._static_side(j)
         j = self._oriented(self._split_limits(j))  # D-4
-        limits = portable_joints.per_axis_locks(j.limits)
-        key = (limits, j.drives)
-        if key not in self.joint_index:
-            self.joint_index[key] = len(self.joint_settings)
-            self.joint_settings.append(settings_json(limits, j.drives, KHR))
-        part: dict[str, Any] = {"connectedNode": -1, "joint": self.joint_index[key]}
+        part: dict[str, Any] = {"connectedNode": -1, "joint": self._settings(j.limits, j.drives)}
         if j.enable_collision:
             part["enableCollision"] = True
         n_file = self.n_file
@@ -231,12 +227,29 @@ class _Writer:
         part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
         self._part(joint_node, "joint", part)
 
+    def _settings(self, limits: tuple[JointLimit, ...], drives: tuple[Any, ...]) -> int:
+        """The index of the joint settings for these limits and drives, appended when new. Memoised by the
+        tuples' identity too (the readers share one pair per file settings entry): hashing every limit's
+        fields per joint was much of writing 20,000 joints."""
+        known = self._settings_by_id.get((id(limits), id(drives)))
+        if known is not None and known[0] is limits and known[1] is drives:
+            return known[2]
+        locks = portable_joints.per_axis_locks(limits)
+        key = (locks, drives)
+        if key not in self.joint_index:
+            self.joint_index[key] = len(self.joint_settings)
+            self.joint_settings.append(settings_json(locks, drives, KHR))
+        self._settings_by_id[(id(limits), id(drives))] = (limits, drives, self.joint_index[key])
+        return self.joint_index[key]
+
     def _split_limits(self, j: Joint) -> Joint:
         """``j`` with :func:`split_limits` applied; ``j`` itself when nothing splits (most joints: no copy)."""
-        split = self._split.get(j.limits)
-        if split is None:
-            split = self._split[j.limits] = split_limits(j.limits)
-        if len(split) == len(j.limits) and all(a is b for a, b in zip(split, j.limits, strict=True)):
+        known = self._split.get(id(j.limits))  # by identity (kept alive in the entry): no hashing per joint
+        if known is None or known[0] is not j.limits:
+            split = split_limits(j.limits)
+            same = len(split) == len(j.limits) and all(a is b for a, b in zip(split, j.limits, strict=True))
+            known = self._split[id(j.limits)] = (j.limits, same)
+        if known[1]:
             return j
         return dataclasses.replace(j, limits=split_limits(j.limits))
 
