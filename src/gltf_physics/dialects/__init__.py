@@ -79,14 +79,14 @@ def _write_scene(scene: PhysicsScene, doc: Document,
 def _drop_emptied(out: dict, original: dict, stripped: list[int]) -> None:
     """Containers the strip emptied and no writer refilled go, so that nothing non-physics changes: a node
     left with ``extensions: {}`` (or a document with ``extensionsUsed: []``) that had content before.
-    ``stripped``: the nodes the strip took something from, the only ones it can have emptied (the writers
-    only ever add keys)."""
-    pairs = [(out, original)]
-    after, before = _list(out.get("nodes")), _list(original.get("nodes"))
-    pairs += [(after[i], before[i]) for i in stripped if i < len(after) and i < len(before)]
-    for holder, before in pairs:
-        was_empty = isinstance(before, dict) and before.get("extensions") == {}
-        if isinstance(holder, dict) and holder.get("extensions") == {} and not was_empty:
+    ``stripped``: the nodes the strip emptied, the only ones that can be left empty (the writers only ever
+    add keys)."""
+    if out.get("extensions") == {} and original.get("extensions") != {}:
+        del out["extensions"]
+    after = _list(out.get("nodes"))
+    for i in stripped:  # each had extensions before (physics only), now maybe none
+        holder = after[i] if i < len(after) else None
+        if isinstance(holder, dict) and holder.get("extensions") == {}:
             del holder["extensions"]
     for key in ("extensionsUsed", "extensionsRequired"):
         if out.get(key) == [] and original.get(key) != []:
@@ -99,9 +99,9 @@ def _list(value: Any) -> list[Any]:
 
 def _stripped_copy(gltf: Any, names: tuple[str, ...]) -> tuple[Any, list[int]]:
     """(``copy_json(gltf)`` without the ``names`` extensions (document and nodes) and their ``extensionsUsed``
-    / ``extensionsRequired`` entries, the nodes that had some). The physics objects are left out before the
-    copy, not deleted after it: copying them was about half the copy of a big physics document (issue 11).
-    Key order is the input's."""
+    / ``extensionsRequired`` entries, the nodes whose ``extensions`` this emptied). The physics objects are
+    left out before the copy, not deleted after it: copying them was about half the copy of a big physics
+    document (issue 11). Key order is the input's."""
     if not isinstance(gltf, dict):
         return copy_json(gltf), []
     known = frozenset(names)
@@ -113,8 +113,10 @@ def _stripped_copy(gltf: Any, names: tuple[str, ...]) -> tuple[Any, list[int]]:
         for i, node in enumerate(nodes):  # inline: a call per node was most of this
             ext = node.get("extensions") if isinstance(node, dict) else None
             if isinstance(ext, dict) and ext and not known.isdisjoint(ext):
-                kept[i] = _without(node, known)
-                stripped.append(i)
+                node = kept[i] = dict(node)
+                node["extensions"] = left = {k: v for k, v in ext.items() if k not in known}
+                if not left:
+                    stripped.append(i)
     out = copy_json(_without(view, known))
     _strip_used(out, names)
     return out, stripped

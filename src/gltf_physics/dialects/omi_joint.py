@@ -307,6 +307,7 @@ def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
     placer = _Placer(ctx, world, parent_of)
     settings: list[dict[str, Any]] = []
     known: dict[tuple[Any, Any], int] = {}  # (limits, drives) → settings index: equal values, equal JSON
+    by_id: dict[tuple[int, int], tuple[Any, Any, int]] = {}  # the same by the tuples' identity
     types: dict[int, MotionType] = {}  # node → its first body's motion type (scene.body's), looked up per joint
     for b in ctx.scene.bodies:
         types.setdefault(b.node, b.motion.type)
@@ -314,12 +315,17 @@ def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
         j = _oriented(ctx, j, types)
         if j is None:
             continue
-        index = known.get((j.limits, j.drives))
-        if index is None:  # a new pair of settings: its JSON, appended unless an equal one is there already
-            data = settings_json(split_limits(j.limits), j.drives, OMI)
-            if data not in settings:
-                settings.append(data)
-            index = known[(j.limits, j.drives)] = settings.index(data)
+        same = by_id.get((id(j.limits), id(j.drives)))  # the readers share one pair per file entry: no hashing
+        if same is not None and same[0] is j.limits and same[1] is j.drives:
+            index = same[2]
+        else:
+            index = known.get((j.limits, j.drives))
+            if index is None:  # a new pair of settings: its JSON, appended unless an equal one is there already
+                data = settings_json(split_limits(j.limits), j.drives, OMI)
+                if data not in settings:
+                    settings.append(data)
+                index = known[(j.limits, j.drives)] = settings.index(data)
+            by_id[(id(j.limits), id(j.drives))] = (j.limits, j.drives, index)  # keeps the pair alive
         name = _name(ctx, j.node) or "Joint"
         joint_node = placer.place(j.node if j.node >= 0 else None, j.body_a, j.frame_a, name, for_joint=True)
         connected = placer.place(j.connected_node, j.body_b, j.frame_b, f"{name}Attachment", for_joint=False)
