@@ -360,16 +360,22 @@ class WriteContext:
             used.append(extension)
 
     def set_node_ext(self, node: int, name: str, value: dict[str, Any]) -> None:
-        nodes = self.gltf.get("nodes")  # the usual case without the helpers' calls: once per node part written
-        holder = nodes[node] if isinstance(nodes, list) else None
-        if not isinstance(holder, dict):
-            holder = writable_node(self.gltf, node)
-        ext = holder.get("extensions")
-        if not isinstance(ext, dict):  # malformed: the reader read it as none
-            ext = holder["extensions"] = {}
-        ext[name] = value
-        used = self.gltf.get("extensionsUsed")
-        if not (isinstance(used, list) and name in used):
+        self.set_node_exts(name, [(node, value)])
+
+    def set_node_exts(self, name: str, values: list[tuple[int, dict[str, Any]]]) -> None:
+        """:meth:`set_node_ext` of each (node, value) in order: a writer's whole pass at once (one call and one
+        ``extensionsUsed`` test per document instead of per node)."""
+        nodes = self.gltf.get("nodes")
+        for node, value in values:
+            holder = nodes[node] if isinstance(nodes, list) else None
+            if not isinstance(holder, dict):
+                holder = writable_node(self.gltf, node)
+                nodes = self.gltf["nodes"]
+            ext = holder.get("extensions")
+            if not isinstance(ext, dict):  # malformed: the reader read it as none
+                ext = holder["extensions"] = {}
+            ext[name] = value
+        if values:
             self.use(name)
 
     def set_doc_ext(self, name: str, value: dict[str, Any]) -> None:

@@ -99,8 +99,7 @@ class _Writer:
         for joint in s.joints:
             self._joint(joint)
         self._document()
-        for node in sorted(self.parts):
-            self.ctx.set_node_ext(node, BODIES_EXT, self.parts[node])
+        self.ctx.set_node_exts(BODIES_EXT, [(node, self.parts[node]) for node in sorted(self.parts)])
 
     # -- document level
 

@@ -61,8 +61,7 @@ def write(ctx: WriteContext) -> None:
         w.shaped(c.node, "collider", c.shape, data, c.body, c.pointer)
     for t in ctx.scene.triggers:
         w.trigger(t)
-    for node, ext in sorted(w.exts.items()):
-        ctx.set_node_ext(node, BODY_EXT, ext)
+    ctx.set_node_exts(BODY_EXT, sorted(w.exts.items()))
     if w.exts and ctx.gltf.get("extensions", {}).get(BODY_EXT) is None:
         ctx.set_doc_ext(BODY_EXT, {})  # always present: readers look it up unconditionally
     world = w.world_if_current()
