@@ -221,7 +221,12 @@ class _Reader:
         return None if i is None else self.filter_base + i
 
     def _collider(self, node: int, c: dict[str, Any], pointer: str) -> None:
-        shape = self._geometry(c, pointer)
+        g = c.get("geometry")
+        s = g.get("shape") if isinstance(g, dict) else None
+        if type(s) is int and 0 <= s < len(self.shapes):  # the usual geometry, as _geometry reads it
+            shape: Shape | None = self.shapes[s]
+        else:
+            shape = self._geometry(c, pointer)
         if shape is None:
             return
         self.ctx.scene.colliders.append(Collider(
@@ -282,7 +287,7 @@ class _Reader:
             self.ctx.note("JOINT-1", pointer, f"joint needs '{settings_key}' and 'connectedNode'; ignored")
             return
         limits, drives = self.joint_settings[settings]
-        body_a, body_b = self._body_of(node), self._body_of(connected)
+        body_a, body_b = self.owners[node], self.owners[connected]
         fields = {"body_a": body_a, "body_b": body_b, "limits": limits, "drives": drives,
                   "enable_collision": j.get("enableCollision") is True, "node": node,
                   "connected_node": connected, "settings_index": settings, "pointer": pointer}
