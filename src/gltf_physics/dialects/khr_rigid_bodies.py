@@ -53,11 +53,12 @@ def _present(index: ExtIndex) -> set[str]:
 def _node_parts(index: ExtIndex, body_ext: str) -> list[dict[str, Any]]:
     """Every collider/trigger object of ``body_ext`` on the nodes."""
     parts = []
-    for _, ext in index.nodes_with(body_ext):
-        for key in ("collider", "trigger"):
-            part = ext.get(key)
-            if isinstance(part, dict):
-                parts.append(part)
+    for _, ext in index.nodes_with(body_ext):  # the two keys unrolled: this runs once per physics node
+        collider, trigger = ext.get("collider"), ext.get("trigger")
+        if isinstance(collider, dict):
+            parts.append(collider)
+        if isinstance(trigger, dict):
+            parts.append(trigger)
     return parts
 
 
@@ -65,9 +66,13 @@ def _generation(index: ExtIndex, present: set[str]) -> str:
     if GEN0_EXT in present:
         return GEN0
     parts = _node_parts(index, BODIES_EXT)
-    geometries = [g for p in parts if isinstance(g := p.get("geometry"), dict)]
-    if any("mesh" in g for g in geometries):
-        return GEN4
+    geometries = False
+    for p in parts:  # one pass: any geometry object, and the first with a mesh decides gen4
+        g = p.get("geometry")
+        if isinstance(g, dict):
+            if "mesh" in g:
+                return GEN4
+            geometries = True
     if IMPLICIT_SHAPES in present or geometries:
         return GEN3
     if any(isinstance(s, dict) and (s.get("type") == "mesh" or BODIES_EXT in _object(s.get("extensions")))
