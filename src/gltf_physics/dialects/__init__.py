@@ -63,9 +63,8 @@ def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"
 
 def _write_scene(scene: PhysicsScene, doc: Document,
                  family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
-    out = copy_json(doc.json)
-    _strip(out, PHYSICS_EXTENSIONS)
-    ctx = WriteContext(gltf=out, scene=scene, family=family)
+    out, stripped = _stripped_copy(doc.json, PHYSICS_EXTENSIONS)
+    ctx = WriteContext(gltf=out, scene=scene, family=family, source=doc)
     if family == "omi":
         omi_body.write(ctx)
     else:
@@ -73,18 +72,21 @@ def _write_scene(scene: PhysicsScene, doc: Document,
     omi_vehicle.write(ctx)
     omi_gravity.write(ctx)
     omi_seat.write(ctx)
-    _drop_emptied(out, doc.json)
+    _drop_emptied(out, doc.json, stripped)
     return Document(json=out, buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb), ctx.losses
 
 
-def _drop_emptied(out: dict, original: dict) -> None:
+def _drop_emptied(out: dict, original: dict, stripped: list[int]) -> None:
     """Containers the strip emptied and no writer refilled go, so that nothing non-physics changes: a node
-    left with ``extensions: {}`` (or a document with ``extensionsUsed: []``) that had content before."""
-    pairs = [(out, original)]
-    pairs += zip(_list(out.get("nodes")), _list(original.get("nodes")), strict=False)
-    for holder, before in pairs:
-        was_empty = isinstance(before, dict) and before.get("extensions") == {}
-        if isinstance(holder, dict) and holder.get("extensions") == {} and not was_empty:
+    left with ``extensions: {}`` (or a document with ``extensionsUsed: []``) that had content before.
+    ``stripped``: the nodes the strip emptied, the only ones that can be left empty (the writers only ever
+    add keys)."""
+    if out.get("extensions") == {} and original.get("extensions") != {}:
+        del out["extensions"]
+    after = _list(out.get("nodes"))
+    for i in stripped:  # each had extensions before (physics only), now maybe none
+        holder = after[i] if i < len(after) else None
+        if isinstance(holder, dict) and holder.get("extensions") == {}:
             del holder["extensions"]
     for key in ("extensionsUsed", "extensionsRequired"):
         if out.get(key) == [] and original.get(key) != []:
@@ -95,14 +97,43 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _strip(gltf: dict, names: tuple[str, ...]) -> None:
-    nodes = gltf.get("nodes")
+def _stripped_copy(gltf: Any, names: tuple[str, ...]) -> tuple[Any, list[int]]:
+    """(``copy_json(gltf)`` without the ``names`` extensions (document and nodes) and their ``extensionsUsed``
+    / ``extensionsRequired`` entries, the nodes whose ``extensions`` this emptied). The physics objects are
+    left out before the copy, not deleted after it: copying them was about half the copy of a big physics
+    document (issue 11). Key order is the input's."""
+    if not isinstance(gltf, dict):
+        return copy_json(gltf), []
     known = frozenset(names)
-    for holder in [gltf, *(nodes if isinstance(nodes, list) else [])]:
-        ext = holder.get("extensions") if isinstance(holder, dict) else None
-        if isinstance(ext, dict) and ext:  # one set test per key present, not a pop per known name
-            for name in [k for k in ext if k in known]:
-                del ext[name]
+    view = dict(gltf)
+    nodes = gltf.get("nodes")
+    stripped: list[int] = []
+    if isinstance(nodes, list):
+        view["nodes"] = kept = list(nodes)
+        for i, node in enumerate(nodes):  # inline: a call per node was most of this
+            ext = node.get("extensions") if isinstance(node, dict) else None
+            if isinstance(ext, dict) and ext and not known.isdisjoint(ext):
+                node = kept[i] = dict(node)
+                node["extensions"] = left = {k: v for k, v in ext.items() if k not in known}
+                if not left:
+                    stripped.append(i)
+    out = copy_json(_without(view, known))
+    _strip_used(out, names)
+    return out, stripped
+
+
+def _without(holder: Any, known: frozenset[str]) -> Any:
+    """``holder`` (not copied) when its ``extensions`` has none of ``known``, else a shallow copy whose
+    ``extensions`` is a new dict without them."""
+    ext = holder.get("extensions") if isinstance(holder, dict) else None
+    if not isinstance(ext, dict) or not ext or known.isdisjoint(ext):
+        return holder
+    holder = dict(holder)
+    holder["extensions"] = {k: v for k, v in ext.items() if k not in known}
+    return holder
+
+
+def _strip_used(gltf: dict, names: tuple[str, ...]) -> None:
     for key in ("extensionsUsed", "extensionsRequired"):
         if key in gltf:  # not an array: the reader read it as empty (GLTF-TYPE note), the output says so
             listed = gltf[key] if isinstance(gltf[key], list) else []

@@ -27,6 +27,7 @@ from ..gltf.transforms import (
     decompose_all,
     relative_rigid_all,
     trs_matrix,
+    world_matrices,
     world_stacks,
 )
 from ..model import Joint, PhysicsScene, Pose, ReadNote, Shape
@@ -150,6 +151,7 @@ class ReadContext:
             raise GltfError("the glTF JSON must be an object", file=doc.name, pointer="")
         index = index or ExtIndex(doc.json)
         ctx = cls(doc=doc, scene=PhysicsScene(document=doc), parent_of=index.parent_of, _index=index)
+        ctx.scene.node_parents(ctx.parent_of)  # kept for a writer of the same document (issue 11)
         ctx._note_top_level()
         return ctx
 
@@ -192,7 +194,7 @@ class ReadContext:
         were most of reading a big document)."""
         if self._world is None:
             plain, self._world_stack = world_stacks(self.doc.json, self.parent_of, chained=True)
-            self._world = self.scene.node_world(list(plain))
+            self._world = self.scene.node_world(plain)
         return self._world
 
     def frames(self, pairs: list[tuple[int | None, int]]) -> list[Pose]:
@@ -290,6 +292,8 @@ def index(obj: dict[str, Any], key: str, length: int, ctx: ReadContext, pointer:
     v = obj.get(key)
     if v is None:
         return None
+    if type(v) is int and 0 <= v < length:  # the usual case first: one test (bool is not exactly int)
+        return v
     if isinstance(v, bool) or not isinstance(v, int):
         raise ctx.error(f"{pointer}/{key}", f"'{key}' must be an integer index, got {v!r}")
     if v == -1:
@@ -318,6 +322,35 @@ class WriteContext:
     scene: PhysicsScene
     family: str  # "omi" or "khr"
     losses: list[Loss] = field(default_factory=list)
+    source: Document | None = None  # the document ``gltf`` was copied from, when known
+
+    def _as_read(self) -> bool:
+        """``gltf`` still has the nodes of the document the scene was read from: its copy, no node added (the
+        stripped extensions move nothing), so what the reader computed of the hierarchy holds for it."""
+        src, nodes = self.source, self.gltf.get("nodes")
+        if src is None or self.scene.document is not src or not isinstance(src.json, dict):
+            return False
+        before = src.json.get("nodes")
+        return isinstance(nodes, list) and isinstance(before, list) and len(nodes) == len(before)
+
+    def world_matrices(self) -> list[np.ndarray]:
+        """:func:`~gltf_physics.gltf.transforms.world_matrices` of ``gltf`` as it is now; the reader's (a new
+        list, the writers append to it) when :meth:`_as_read` — one pass over the nodes per convert, not two."""
+        if self._as_read():
+            return list(self.scene.node_world())
+        return world_matrices(self.gltf)
+
+    def world_stack(self) -> np.ndarray | None:
+        """:meth:`world_matrices` as the reader's (n, 4, 4) array when :meth:`_as_read` and it kept one, else
+        ``None`` (the caller stacks the list). Read only: it is the scene's."""
+        return self.scene.node_world_stack() if self._as_read() else None
+
+    def parents(self) -> list[int | None]:
+        """:func:`~gltf_physics.gltf.hierarchy.parents` of ``gltf`` as it is now (a new list, see
+        :meth:`world_matrices`)."""
+        if self._as_read():
+            return list(self.scene.node_parents())
+        return parents(self.gltf)
 
     def use(self, extension: str) -> None:
         used = self.gltf.setdefault("extensionsUsed", [])
@@ -327,11 +360,23 @@ class WriteContext:
             used.append(extension)
 
     def set_node_ext(self, node: int, name: str, value: dict[str, Any]) -> None:
-        holder = writable_node(self.gltf, node)
-        if not isinstance(holder.get("extensions"), dict):  # malformed: the reader read it as none
-            holder["extensions"] = {}
-        holder["extensions"][name] = value
-        self.use(name)
+        self.set_node_exts(name, [(node, value)])
+
+    def set_node_exts(self, name: str, values: list[tuple[int, dict[str, Any]]]) -> None:
+        """:meth:`set_node_ext` of each (node, value) in order: a writer's whole pass at once (one call and one
+        ``extensionsUsed`` test per document instead of per node)."""
+        nodes = self.gltf.get("nodes")
+        for node, value in values:
+            holder = nodes[node] if isinstance(nodes, list) else None
+            if not isinstance(holder, dict):
+                holder = writable_node(self.gltf, node)
+                nodes = self.gltf["nodes"]
+            ext = holder.get("extensions")
+            if not isinstance(ext, dict):  # malformed: the reader read it as none
+                ext = holder["extensions"] = {}
+            ext[name] = value
+        if values:
+            self.use(name)
 
     def set_doc_ext(self, name: str, value: dict[str, Any]) -> None:
         if not isinstance(self.gltf.get("extensions"), dict):

@@ -53,11 +53,12 @@ def _present(index: ExtIndex) -> set[str]:
 def _node_parts(index: ExtIndex, body_ext: str) -> list[dict[str, Any]]:
     """Every collider/trigger object of ``body_ext`` on the nodes."""
     parts = []
-    for _, ext in index.nodes_with(body_ext):
-        for key in ("collider", "trigger"):
-            part = ext.get(key)
-            if isinstance(part, dict):
-                parts.append(part)
+    for _, ext in index.nodes_with(body_ext):  # the two keys unrolled: this runs once per physics node
+        collider, trigger = ext.get("collider"), ext.get("trigger")
+        if isinstance(collider, dict):
+            parts.append(collider)
+        if isinstance(trigger, dict):
+            parts.append(trigger)
     return parts
 
 
@@ -65,9 +66,13 @@ def _generation(index: ExtIndex, present: set[str]) -> str:
     if GEN0_EXT in present:
         return GEN0
     parts = _node_parts(index, BODIES_EXT)
-    geometries = [g for p in parts if isinstance(g := p.get("geometry"), dict)]
-    if any("mesh" in g for g in geometries):
-        return GEN4
+    geometries = False
+    for p in parts:  # one pass: any geometry object, and the first with a mesh decides gen4
+        g = p.get("geometry")
+        if isinstance(g, dict):
+            if "mesh" in g:
+                return GEN4
+            geometries = True
     if IMPLICIT_SHAPES in present or geometries:
         return GEN3
     if any(isinstance(s, dict) and (s.get("type") == "mesh" or BODIES_EXT in _object(s.get("extensions")))
@@ -182,20 +187,26 @@ class _Reader:
     def _motion(self, m: dict[str, Any]) -> Motion:
         gen0 = self.gen == GEN0
         # gen0 schema defaults: mass 1, inertia [1,1,1], centre of mass at the origin (absent ≠ computed,
-        # §6.4); from gen1 on, absent means "computed from the colliders" (None).
-        mass = num(m, "mass", 1.0) if gen0 else _optional_num(m, "mass")
-        inertia = vec(m, "inertiaDiagonal", (1.0,) * 3) if gen0 else _optional_vec(m, "inertiaDiagonal", 3)
-        com = vec(m, "centerOfMass", ZERO3) if gen0 else _optional_vec(m, "centerOfMass", 3)
+        # §6.4); from gen1 on, absent means "computed from the colliders" (None). Each helper runs only for a
+        # key present: most motions carry one or two of the eight, and this runs once per body (issue 11).
+        if gen0:
+            mass = num(m, "mass", 1.0)
+            inertia = vec(m, "inertiaDiagonal", (1.0,) * 3)
+            com = vec(m, "centerOfMass", ZERO3)
+        else:
+            mass = _optional_num(m, "mass") if "mass" in m else None
+            inertia = _optional_vec(m, "inertiaDiagonal", 3) if "inertiaDiagonal" in m else None
+            com = _optional_vec(m, "centerOfMass", 3) if "centerOfMass" in m else None
         return Motion(
             type=MotionType.KINEMATIC if m.get("isKinematic") is True else MotionType.DYNAMIC,
             mass=math.inf if mass == 0 else mass,  # KRB-11, D-5: 0 = infinite
             center_of_mass=com,  # type: ignore[arg-type]
             inertia_diagonal=None if inertia is None else tuple(  # type: ignore[arg-type]
                 math.inf if c == 0 else c for c in inertia),
-            inertia_orientation=vec(m, "inertiaOrientation", IDENTITY_QUAT),  # type: ignore[arg-type]
-            linear_velocity=vec(m, "linearVelocity", ZERO3),  # type: ignore[arg-type]
-            angular_velocity=vec(m, "angularVelocity", ZERO3),  # type: ignore[arg-type]
-            gravity_factor=num(m, "gravityFactor", 1.0),
+            inertia_orientation=_vec_if(m, "inertiaOrientation", IDENTITY_QUAT),  # type: ignore[arg-type]
+            linear_velocity=_vec_if(m, "linearVelocity", ZERO3),  # type: ignore[arg-type]
+            angular_velocity=_vec_if(m, "angularVelocity", ZERO3),  # type: ignore[arg-type]
+            gravity_factor=num(m, "gravityFactor", 1.0) if "gravityFactor" in m else 1.0,
         )
 
     def _body_of(self, node: int) -> int | None:
@@ -203,19 +214,28 @@ class _Reader:
         return self.owners[node]
 
     def _material(self, obj: dict[str, Any], pointer: str) -> int | None:
+        if obj.get("physicsMaterial") is None:  # absent: index() would say None too, one call fewer per part
+            return None
         i = index(obj, "physicsMaterial", self.n_materials, self.ctx, pointer)
         return None if i is None else self.material_base + i
 
     def _filter(self, obj: dict[str, Any], pointer: str) -> int | None:
+        if obj.get("collisionFilter") is None:
+            return None
         i = index(obj, "collisionFilter", self.n_filters, self.ctx, pointer)
         return None if i is None else self.filter_base + i
 
     def _collider(self, node: int, c: dict[str, Any], pointer: str) -> None:
-        shape = self._geometry(c, pointer)
+        g = c.get("geometry")
+        s = g.get("shape") if isinstance(g, dict) else None
+        if type(s) is int and 0 <= s < len(self.shapes):  # the usual geometry, as _geometry reads it
+            shape: Shape | None = self.shapes[s]
+        else:
+            shape = self._geometry(c, pointer)
         if shape is None:
             return
         self.ctx.scene.colliders.append(Collider(
-            node=node, shape=shape, body=self._body_of(node), material=self._material(c, pointer),
+            node=node, shape=shape, body=self.owners[node], material=self._material(c, pointer),
             filter=self._filter(c, pointer), pointer=pointer))
 
     def _trigger(self, node: int, t: dict[str, Any], pointer: str) -> None:
@@ -272,7 +292,7 @@ class _Reader:
             self.ctx.note("JOINT-1", pointer, f"joint needs '{settings_key}' and 'connectedNode'; ignored")
             return
         limits, drives = self.joint_settings[settings]
-        body_a, body_b = self._body_of(node), self._body_of(connected)
+        body_a, body_b = self.owners[node], self.owners[connected]
         fields = {"body_a": body_a, "body_b": body_b, "limits": limits, "drives": drives,
                   "enable_collision": j.get("enableCollision") is True, "node": node,
                   "connected_node": connected, "settings_index": settings, "pointer": pointer}
@@ -290,6 +310,11 @@ def _optional_vec(obj: dict[str, Any], key: str, n: int) -> tuple[float, ...] | 
     if isinstance(v, list) and len(v) == n and all(_is_number(c) for c in v):
         return tuple(to_float(c) for c in v)
     return None
+
+
+def _vec_if(obj: dict[str, Any], key: str, default: tuple[float, ...]) -> tuple[float, ...]:
+    """:func:`~.base.vec`, with its checks skipped when the key is absent."""
+    return vec(obj, key, default) if key in obj else default
 
 
 def _optional_num(obj: dict[str, Any], key: str) -> float | None:

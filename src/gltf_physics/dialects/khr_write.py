@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..gltf.hierarchy import ancestors, descendants, parents
-from ..gltf.transforms import decompose, world_matrices
+from ..gltf.hierarchy import ancestors, descendants
+from ..gltf.transforms import decompose
 from ..model import (
     IDENTITY_QUAT,
     Body,
@@ -62,7 +62,7 @@ class _Writer:
         self.ctx = ctx
         self.gltf = ctx.gltf
         self.scene = ctx.scene
-        self.parent_of = parents(self.gltf)
+        self.parent_of = ctx.parents()
         self.n_file = len(self.parent_of)  # the file's own nodes (parents() walks the same list)
         self._world: list[np.ndarray] | None = None  # of the file's own nodes, for new joint nodes only
         self.parts: dict[int, dict[str, Any]] = {}
@@ -74,14 +74,15 @@ class _Writer:
         self.moving = portable_joints.moving_bodies(ctx.scene)
         self._statics: tuple[set[int], set[int | None]] | None = None
         self._partners: tuple[set[int], set[int], dict[int | None, set[int]]] | None = None
-        self._split: dict[tuple[JointLimit, ...], tuple[JointLimit, ...]] = {}  # split_limits per distinct tuple
+        self._split: dict[int, tuple[tuple[JointLimit, ...], bool]] = {}  # id → (limits, split_limits keeps them)
+        self._settings_by_id: dict[tuple[int, int], tuple[Any, Any, int]] = {}  # see _settings
 
     @property
     def world(self) -> list[np.ndarray]:
         """World matrices of the file's own nodes (new nodes are only ever leaves): computed on first use, only
         joints without their own nodes (the OMI seed form) need them."""
         if self._world is None:
-            self._world = world_matrices(self.gltf)
+            self._world = self.ctx.world_matrices()
         return self._world
 
     def run(self) -> None:
@@ -98,8 +99,7 @@ class _Writer:
         for joint in s.joints:
             self._joint(joint)
         self._document()
-        for node in sorted(self.parts):
-            self.ctx.set_node_ext(node, BODIES_EXT, self.parts[node])
+        self.ctx.set_node_exts(BODIES_EXT, [(node, self.parts[node]) for node in sorted(self.parts)])
 
     # -- document level
 
@@ -213,12 +213,7 @@ class _Writer:
     def _joint(self, j: Joint) -> None:
         self._static_side(j)
         j = self._oriented(self._split_limits(j))  # D-4
-        limits = portable_joints.per_axis_locks(j.limits)
-        key = (limits, j.drives)
-        if key not in self.joint_index:
-            self.joint_index[key] = len(self.joint_settings)
-            self.joint_settings.append(settings_json(limits, j.drives, KHR))
-        part: dict[str, Any] = {"connectedNode": -1, "joint": self.joint_index[key]}
+        part: dict[str, Any] = {"connectedNode": -1, "joint": self._settings(j.limits, j.drives)}
         if j.enable_collision:
             part["enableCollision"] = True
         n_file = self.n_file
@@ -231,12 +226,29 @@ class _Writer:
         part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
         self._part(joint_node, "joint", part)
 
+    def _settings(self, limits: tuple[JointLimit, ...], drives: tuple[Any, ...]) -> int:
+        """The index of the joint settings for these limits and drives, appended when new. Memoised by the
+        tuples' identity too (the readers share one pair per file settings entry): hashing every limit's
+        fields per joint was much of writing 20,000 joints."""
+        known = self._settings_by_id.get((id(limits), id(drives)))
+        if known is not None and known[0] is limits and known[1] is drives:
+            return known[2]
+        locks = portable_joints.per_axis_locks(limits)
+        key = (locks, drives)
+        if key not in self.joint_index:
+            self.joint_index[key] = len(self.joint_settings)
+            self.joint_settings.append(settings_json(locks, drives, KHR))
+        self._settings_by_id[(id(limits), id(drives))] = (limits, drives, self.joint_index[key])
+        return self.joint_index[key]
+
     def _split_limits(self, j: Joint) -> Joint:
         """``j`` with :func:`split_limits` applied; ``j`` itself when nothing splits (most joints: no copy)."""
-        split = self._split.get(j.limits)
-        if split is None:
-            split = self._split[j.limits] = split_limits(j.limits)
-        if len(split) == len(j.limits) and all(a is b for a, b in zip(split, j.limits, strict=True)):
+        known = self._split.get(id(j.limits))  # by identity (kept alive in the entry): no hashing per joint
+        if known is None or known[0] is not j.limits:
+            split = split_limits(j.limits)
+            same = len(split) == len(j.limits) and all(a is b for a, b in zip(split, j.limits, strict=True))
+            known = self._split[id(j.limits)] = (j.limits, same)
+        if known[1]:
             return j
         return dataclasses.replace(j, limits=split_limits(j.limits))
 

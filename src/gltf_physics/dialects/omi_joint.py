@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..gltf.hierarchy import parents
-from ..gltf.transforms import decompose, quat_multiply, quat_to_matrix, trs_matrix, world_matrices
+from ..gltf.transforms import decompose, quat_multiply, quat_to_matrix, trs_matrix
 from ..model import Joint, JointLimit, MotionType, Pose
 from . import portable_joints
 from .base import (
@@ -198,18 +197,22 @@ class _Placer:
         self.ctx = ctx
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         # the checked hierarchy (bad or unhashable child entries skipped, first parent wins, no self-parent)
-        parent_of = parent_of if parent_of is not None else parents(ctx.gltf)
+        parent_of = parent_of if parent_of is not None else ctx.parents()
         self.parents: dict[int, int] = {c: p for c, p in enumerate(parent_of) if p is not None}
-        self.world = world if world is not None else world_matrices(ctx.gltf)
+        self.world = world if world is not None else ctx.world_matrices()
         self.taken: set[int] = set()
         self._poses: dict[int, tuple[tuple[float, ...], tuple[float, ...], list[list[float]]]] = {}
         # every (body, node, frame) the joints can ask about, decided in a few NumPy calls where the outcome is
         # beyond rounding (the rest is tested one by one): each side's own triple, which a swap (portable_joints.
         # swapped) keeps, and for a seed-form joint swapped, side B's frame at the one joint node
         queries = [q for j in ctx.scene.joints for q in _queries(j)]
-        self.verdicts = clear_matches(self.world, queries)  # by id(frame): the scene's joints keep them alive
+        # by id(frame): the scene's joints keep them alive. The reader's stack when the output still has the read
+        # nodes (``world`` then holds the same matrices)
+        self.verdicts = clear_matches(self.world, queries, ctx.world_stack())
 
     def owner(self, node: int) -> int | None:
+        if node in self.motion_nodes:  # the usual joint node: a body's own (no walk, no set)
+            return node
         seen: set[int] = set()
         n: int | None = node
         while n is not None and n not in seen:
@@ -304,16 +307,25 @@ def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
     placer = _Placer(ctx, world, parent_of)
     settings: list[dict[str, Any]] = []
     known: dict[tuple[Any, Any], int] = {}  # (limits, drives) → settings index: equal values, equal JSON
+    by_id: dict[tuple[int, int], tuple[Any, Any, int]] = {}  # the same by the tuples' identity
+    types: dict[int, MotionType] = {}  # node → its first body's motion type (scene.body's), looked up per joint
+    for b in ctx.scene.bodies:
+        types.setdefault(b.node, b.motion.type)
     for j in ctx.scene.joints:
-        j = _oriented(ctx, j)
+        j = _oriented(ctx, j, types)
         if j is None:
             continue
-        index = known.get((j.limits, j.drives))
-        if index is None:  # a new pair of settings: its JSON, appended unless an equal one is there already
-            data = settings_json(split_limits(j.limits), j.drives, OMI)
-            if data not in settings:
-                settings.append(data)
-            index = known[(j.limits, j.drives)] = settings.index(data)
+        same = by_id.get((id(j.limits), id(j.drives)))  # the readers share one pair per file entry: no hashing
+        if same is not None and same[0] is j.limits and same[1] is j.drives:
+            index = same[2]
+        else:
+            index = known.get((j.limits, j.drives))
+            if index is None:  # a new pair of settings: its JSON, appended unless an equal one is there already
+                data = settings_json(split_limits(j.limits), j.drives, OMI)
+                if data not in settings:
+                    settings.append(data)
+                index = known[(j.limits, j.drives)] = settings.index(data)
+            by_id[(id(j.limits), id(j.drives))] = (j.limits, j.drives, index)  # keeps the pair alive
         name = _name(ctx, j.node) or "Joint"
         joint_node = placer.place(j.node if j.node >= 0 else None, j.body_a, j.frame_a, name, for_joint=True)
         connected = placer.place(j.connected_node, j.body_b, j.frame_b, f"{name}Attachment", for_joint=False)
@@ -345,14 +357,10 @@ def _name(ctx: WriteContext, node: int) -> str | None:
     return n.get("name") if isinstance(n, dict) and isinstance(n.get("name"), str) else None
 
 
-def _motion_type(ctx: WriteContext, body: int | None) -> MotionType | None:
-    b = ctx.scene.body(body) if body is not None else None
-    return b.motion.type if b is not None else None
-
-
-def _oriented(ctx: WriteContext, j: Joint) -> Joint | None:
-    """The joint node must lie under a dynamic body (JOINT-2): swap when only B is dynamic (§10.1, D-14)."""
-    a_type, b_type = _motion_type(ctx, j.body_a), _motion_type(ctx, j.body_b)
+def _oriented(ctx: WriteContext, j: Joint, types: dict[int, MotionType]) -> Joint | None:
+    """The joint node must lie under a dynamic body (JOINT-2): swap when only B is dynamic (§10.1, D-14).
+    ``types``: node → motion type of the body on it (the first listed, as ``scene.body`` finds it)."""
+    a_type, b_type = types.get(j.body_a), types.get(j.body_b)  # type: ignore[arg-type]  # None: no body
     if j.body_a is None and j.body_b is None:
         ctx.loss(
             "JOINT-2", j.pointer, "joint connects no bodies; OMI needs the joint node under a body; dropped"

@@ -33,8 +33,10 @@ class BodyMasses:
     """Mass properties (density ``density``) of a scene's bodies over fixed world matrices."""
 
     def __init__(self, scene: PhysicsScene, world: list[np.ndarray], density: float, mesh_source: Any,
-                 colliders: dict[int | None, list[int]]) -> None:
+                 colliders: dict[int | None, list[int]], stack: np.ndarray | None = None) -> None:
+        """``stack``: ``world`` as one (n, 4, 4) array, when the caller has it."""
         self.scene, self.world, self.density, self.meshes = scene, world, density, mesh_source
+        self.stack = stack
         self.colliders = colliders
         self._results: dict[Any, MassProperties] = {}
         self._shapes: dict[int, int] = {}  # id(shape) → the number of its first equal shape
@@ -44,12 +46,15 @@ class BodyMasses:
         """For each body: its computed mass properties and centre of mass in node space, or ``None`` when
         its shapes cannot be measured (mesh data missing or unreadable) or give NaN/∞."""
         n = len(self.world)
-        inside = [0 <= b.node < n and all(0 <= self.scene.colliders[k].node < n for k in self._cols(b))
-                  for b in bodies]
+        colliders = self.scene.colliders
+        cols = [self._cols(b) for b in bodies]  # once per body: the passes below each need them
+        inside = [0 <= b.node < n and all(0 <= colliders[k].node < n for k in ks)
+                  for b, ks in zip(bodies, cols, strict=True)]
         out: list[Measured | None] = [None] * len(bodies)
         with np.errstate(all="ignore"):  # absurd sizes overflow: such a result is refused below
             bulk = [i for i, ok in enumerate(inside) if ok]
-            for i, measured in zip(bulk, self._bulk([bodies[i] for i in bulk]), strict=True):
+            for i, measured in zip(bulk, self._bulk([bodies[i] for i in bulk], [cols[i] for i in bulk]),
+                                   strict=True):
                 out[i] = measured
         for i, ok in enumerate(inside):
             if not ok:  # an index the stacks cannot take: the per-body formulas (Python indexing)
@@ -59,10 +64,11 @@ class BodyMasses:
     def _cols(self, body: Body) -> list[int]:
         return self.colliders.get(body.node, [])
 
-    def _bulk(self, bodies: list[Body]) -> list[Measured | None]:
+    def _bulk(self, bodies: list[Body], body_cols: list[list[int]]) -> list[Measured | None]:
+        """``body_cols``: each body's colliders (:meth:`_cols`)."""
         if not bodies:
             return []
-        stack = np.stack(self.world)
+        stack = self.stack if self.stack is not None else np.stack(self.world)
         nodes = np.asarray([b.node for b in bodies], dtype=np.int64)
         frames = _body_frames(stack[nodes])
         rot_t = np.transpose(frames[:, :3, :3], (0, 2, 1))
@@ -70,15 +76,15 @@ class BodyMasses:
         inverses[:, :3, :3] = rot_t
         inverses[:, :3, 3] = np.matmul(-rot_t, frames[:, :3, 3][:, :, None])[:, :, 0]
         inverses[:, 3, 3] = 1.0
-        owner = [i for i, b in enumerate(bodies) for _ in self._cols(b)]
-        ks = [k for b in bodies for k in self._cols(b)]
+        owner = [i for i, c in enumerate(body_cols) for _ in c]
+        ks = [k for c in body_cols for k in c]
         cols = self.scene.colliders
         rel = np.matmul(inverses[owner], stack[[cols[k].node for k in ks]]) if ks else np.zeros((0, 4, 4))
         rel_bytes = np.ascontiguousarray(rel).reshape(len(ks), 16).view(np.dtype((np.void, 128))).ravel().tolist()
         masses: list[MassProperties | None] = []
         start = 0
-        for b in bodies:
-            count = len(self._cols(b))
+        for b, c in zip(bodies, body_cols, strict=True):
+            count = len(c)
             pairs = [(cols[ks[j]].shape, rel[j], rel_bytes[j]) for j in range(start, start + count)]
             start += count
             masses.append(self._mass(b, pairs))
@@ -126,9 +132,11 @@ class BodyMasses:
         centres = np.asarray([[*masses[i].center_of_mass, 1.0] for i in chosen])  # type: ignore[union-attr]
         points = np.matmul(frames[chosen], centres[:, :, None])
         inverses = _affine_inverses(node_worlds[chosen])
-        local = np.matmul(inverses, points)[:, :3, 0].tolist()
+        local = np.matmul(inverses, points)[:, :3, 0]
+        with np.errstate(invalid="ignore"):  # NaN stays NaN, as abs(c) <= _TINY is false for it
+            local = np.where(np.abs(local) <= _TINY, 0.0, local).tolist()
         for i, row in zip(chosen, local, strict=True):
-            out[i] = masses[i], tuple(0.0 if abs(c) <= _TINY else float(c) for c in row)  # type: ignore[assignment]
+            out[i] = masses[i], tuple(row)  # type: ignore[assignment]
         return out
 
     def _single(self, body: Body) -> Measured | None:

@@ -31,8 +31,6 @@ import numpy as np
 
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
-from ..gltf.hierarchy import parents
-from ..gltf.transforms import world_matrices
 from ..model import Body, Capsule, Cylinder, Motion, MotionType, Plane, Shape, Sphere
 from ..model import Box as BoxShape
 from ..model.mass import MassProperties, colliders_by_body, document_mesh_source
@@ -63,8 +61,7 @@ def write(ctx: WriteContext) -> None:
         w.shaped(c.node, "collider", c.shape, data, c.body, c.pointer)
     for t in ctx.scene.triggers:
         w.trigger(t)
-    for node, ext in sorted(w.exts.items()):
-        ctx.set_node_ext(node, BODY_EXT, ext)
+    ctx.set_node_exts(BODY_EXT, sorted(w.exts.items()))
     if w.exts and ctx.gltf.get("extensions", {}).get(BODY_EXT) is None:
         ctx.set_doc_ext(BODY_EXT, {})  # always present: readers look it up unconditionally
     world = w.world_if_current()
@@ -75,7 +72,7 @@ class _Writer:
     def __init__(self, ctx: WriteContext) -> None:
         self.ctx = ctx
         self.exts: dict[int, dict[str, Any]] = {}
-        self.parent_of: list[int | None] = parents(ctx.gltf)
+        self.parent_of: list[int | None] = ctx.parents()
         self.motion_nodes = {b.node for b in ctx.scene.bodies}
         self._shape_indices: dict[int, tuple[Shape, int | None]] = {}  # id → (the shape, kept alive; its index)
         self._world: list[np.ndarray] | None = None
@@ -84,6 +81,8 @@ class _Writer:
         return self.exts.setdefault(node, {})
 
     def owner(self, node: int) -> int | None:
+        if node in self.motion_nodes:  # a body's own collider: no walk, no set
+            return node
         n: int | None = node
         seen: set[int] = set()
         while n is not None and n not in seen:
@@ -144,14 +143,14 @@ class _Writer:
         if m.mass is not None and math.isinf(m.mass) and m.type == MotionType.DYNAMIC:
             out["type"] = MotionType.KINEMATIC.value
         com = m.center_of_mass if measured is None else measured[1]
-        if com is not None and any(c != 0.0 for c in com):
+        if com is not None and any(com):  # a float is true when != 0.0 (NaN too): no generator per body
             out["centerOfMass"] = list(com)
         if m.inertia_diagonal is not None:
             out["inertiaDiagonal"] = self.inertia(body, m)
             if m.inertia_orientation != (0.0, 0.0, 0.0, 1.0):
                 out["inertiaOrientation"] = list(m.inertia_orientation)
         for key, v in (("linearVelocity", m.linear_velocity), ("angularVelocity", m.angular_velocity)):
-            if any(c != 0.0 for c in v):
+            if any(v):
                 out[key] = list(v)
         if m.gravity_factor != 1.0:
             out["gravityFactor"] = m.gravity_factor
@@ -183,7 +182,7 @@ class _Writer:
 
     def world(self) -> list[np.ndarray]:
         if self._world is None:
-            self._world = world_matrices(self.ctx.gltf)
+            self._world = self.ctx.world_matrices()
         return self._world
 
     def world_if_current(self) -> list[np.ndarray] | None:
@@ -204,7 +203,8 @@ class _Writer:
             return out
         try:
             doc = scene.document or Document(json=self.ctx.gltf)
-            masses = BodyMasses(scene, self.world(), DENSITY, document_mesh_source(doc), colliders_by_body(scene))
+            masses = BodyMasses(scene, self.world(), DENSITY, document_mesh_source(doc), colliders_by_body(scene),
+                                self.ctx.world_stack())
         except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
             return out
         for i, measured in zip(needed, masses.measure([scene.bodies[i] for i in needed]), strict=True):
@@ -233,9 +233,11 @@ class _Writer:
         index = self.shape_index(shape)
         if index is None:
             return
-        if key in self.ext(node):  # one collider / trigger per node in OMI: extra ones get a child node
+        ext = self.ext(node)
+        if key in ext:  # one collider / trigger per node in OMI: extra ones get a child node
             node = self.child(node, key.capitalize())
-        self.ext(node)[key] = {"shape": index, **data}
+            ext = self.ext(node)
+        ext[key] = {"shape": index, **data}
         self.check_owner(node, body, pointer)
 
     def shape_index(self, shape: Shape) -> int | None:

@@ -16,11 +16,13 @@ from ..model import Pose
 Query = tuple[int | None, int, Pose]  # (body node or None for the world, node, frame)
 
 
-def clear_matches(world: list[np.ndarray], queries: list[Query]) -> dict[tuple[int | None, int, int], bool]:
+def clear_matches(world: list[np.ndarray], queries: list[Query],
+                  stack: np.ndarray | None = None) -> dict[tuple[int | None, int, int], bool]:
     """(body, node, id(frame)) → the OMI joint writer's pose test for ``node``'s world pose in ``body``'s rigid
     frame (translation ``np.isclose`` at atol 1e-6 and |q·q'| > 1 − 1e-9), for the queries whose outcome is
     beyond doubt from bulk numbers; a query within rounding of a threshold, or whose matrices are not plain
-    rotations with moderate scale, is absent (the caller tests it one by one)."""
+    rotations with moderate scale, is absent (the caller tests it one by one). ``stack``: ``world`` as one
+    (n, 4, 4) array, when the caller has it."""
     n = len(world)
     rows = [(b, v, f) for b, v, f in queries if 0 <= v < n and (b is None or 0 <= b < n)]
     if not rows:
@@ -29,7 +31,7 @@ def clear_matches(world: list[np.ndarray], queries: list[Query]) -> dict[tuple[i
     node = np.fromiter((v for _, v, _ in rows), dtype=np.int64, count=len(rows))
     has = body >= 0
     used = np.unique(np.concatenate([node, body[has]]))
-    t, q, ok = _decompose(np.stack([world[i] for i in used.tolist()]))
+    t, q, ok = _decompose(stack[used] if stack is not None else np.stack([world[i] for i in used.tolist()]))
     ni, bi = np.searchsorted(used, node), np.searchsorted(used, np.where(has, body, node))
     good = ok[ni] & ok[bi]
     pt = np.where(has[:, None], t[bi], 0.0)

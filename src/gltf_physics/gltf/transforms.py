@@ -126,9 +126,7 @@ def decompose_all(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """
     m = np.asarray(m, dtype=float).reshape(-1, 4, 4)
     t = m[:, :3, 3].copy()
-    cols = m[:, :3, :3].transpose(0, 2, 1).tolist()  # each node's three columns
-    hyp = math.hypot
-    scale = np.array([(hyp(*c0), hyp(*c1), hyp(*c2)) for c0, c1, c2 in cols], dtype=float).reshape(-1, 3)
+    scale = _column_norms(m[:, :3, :3])
     with np.errstate(all="ignore"):
         a, b, c = m[:, 0, 0], m[:, 0, 1], m[:, 0, 2]
         d, e, f = m[:, 1, 0], m[:, 1, 1], m[:, 1, 2]
@@ -138,6 +136,18 @@ def decompose_all(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         unit = np.where(scale == 0.0, 1.0, scale)  # ``s or 1.0``: ±0 → 1, NaN stays
         basis = m[:, :3, :3] / unit[:, None, :]
     return t, quats_of_rows(basis), scale
+
+
+def _column_norms(lin: np.ndarray) -> np.ndarray:
+    """``math.hypot`` of each column of a stack of 3×3 (n, 3, 3) as (n, 3): once per distinct 3×3 (by its
+    bytes: the same inputs, the same result), as most nodes of a big scene share a few rotations and scales."""
+    count = len(lin)
+    raw = np.ascontiguousarray(lin).reshape(count, 9).view(np.dtype((np.void, 72))).ravel()
+    _, first, which = np.unique(raw, return_index=True, return_inverse=True)
+    cols = lin[first].transpose(0, 2, 1).tolist()  # each distinct 3×3's three columns
+    hyp = math.hypot
+    norms = np.array([(hyp(*c0), hyp(*c1), hyp(*c2)) for c0, c1, c2 in cols], dtype=float).reshape(-1, 3)
+    return norms[which.ravel()]
 
 
 def quats_of_rows(r: np.ndarray) -> np.ndarray:

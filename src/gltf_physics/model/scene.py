@@ -83,15 +83,17 @@ class PhysicsScene:
         self.__dict__["_body_index"] = (len(self.bodies), index)
         return self.__dict__["_body_index"]
 
-    def node_world(self, computed: list[np.ndarray] | None = None) -> list[np.ndarray]:
+    def node_world(self, computed: list[np.ndarray] | np.ndarray | None = None) -> list[np.ndarray]:
         """World 4×4 of every node of ``document`` as read: computed once and shared by the readers (joint
         frames), ``info``'s mass properties and whoever else asks, instead of once per consumer.
 
-        ``computed``: the matrices when the caller (a reader) just computed them; they are kept. The JSON must
-        not have changed since the read; after editing it, compute
-        :func:`~gltf_physics.gltf.transforms.world_matrices` afresh.
+        ``computed``: the matrices when the caller (a reader) just computed them; they are kept (an (n, 4, 4)
+        array too, as :meth:`node_world_stack`). The JSON must not have changed since the read; after editing
+        it, compute :func:`~gltf_physics.gltf.transforms.world_matrices` afresh.
         """
         if computed is not None:
+            self.__dict__["_node_world_stack"] = computed if not isinstance(computed, list) else None
+            computed = list(computed)
             self.__dict__["_node_world"] = computed
             return computed
         cached = self.__dict__.get("_node_world")
@@ -103,4 +105,23 @@ class PhysicsScene:
             with np.errstate(all="ignore"):  # NaN transforms give NaN poses, reported by `validate`
                 cached = world_matrices(self.document.json if self.document is not None else {})
             self.__dict__["_node_world"] = cached
+        return cached
+
+    def node_world_stack(self) -> np.ndarray | None:
+        """The (n, 4, 4) array whose slices :meth:`node_world` lists, when the reader kept one (else ``None``):
+        a consumer of many rows indexes it instead of stacking 50,000 slices again."""
+        return self.__dict__.get("_node_world_stack")
+
+    def node_parents(self, computed: list[int | None] | None = None) -> list[int | None]:
+        """:func:`~gltf_physics.gltf.hierarchy.parents` of ``document`` as read: kept like :meth:`node_world`
+        (``computed``: the reader's), so that a writer of the same, unchanged document need not walk it again."""
+        if computed is not None:
+            self.__dict__["_node_parents"] = computed
+            return computed
+        cached = self.__dict__.get("_node_parents")
+        if cached is None:
+            from ..gltf.hierarchy import parents
+
+            cached = parents(self.document.json if self.document is not None else {})
+            self.__dict__["_node_parents"] = cached
         return cached
