@@ -60,13 +60,19 @@ class Core:
     def emit(self, code: str, pointer: str, message: str) -> None:
         self._emit(code, pointer, message, CORE_CODES[code][0])
 
+    def _absent(self, o: dict[str, Any], key: str, ptr: str, required: bool) -> bool:
+        """Whether ``key`` is missing from ``o``; a missing required property is reported (UNDEFINED_PROPERTY)."""
+        if key in o:
+            return False
+        if required:
+            self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
+        return True
+
     # ---------------------------------------------------------------- arrays of objects
     def objects(self, holder: dict[str, Any], key: str, ptr: str, *, required: bool = False,
                 min_items: int = 1) -> Iterator[tuple[int, str, dict[str, Any]]]:
         """(index, pointer, object) for each object of ``holder[key]``; wrong entries are reported."""
-        if key not in holder:
-            if required:
-                self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
+        if self._absent(holder, key, ptr, required):
             return
         value = holder[key]  # an explicit null is a value of the wrong type
         where = f"{ptr}/{key}"
@@ -90,9 +96,7 @@ class Core:
     def _typed(self, o: dict[str, Any], key: str, ptr: str, kind: type, what: str, required: bool) -> Any:
         """``o[key]`` when it is exactly of ``kind``; else ``None``, reporting a missing required property or a
         value of another type (an explicit null included)."""
-        if key not in o:
-            if required:
-                self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
+        if self._absent(o, key, ptr, required):
             return None
         value = o[key]
         if value.__class__ is not kind:
@@ -104,9 +108,7 @@ class Core:
     def ref(self, o: dict[str, Any], key: str, ptr: str, target: str, *, required: bool = False,
             size: int | None = None) -> int | None:
         """An index into the top-level array ``target`` (or into ``size`` items when given)."""
-        if key not in o:
-            if required:
-                self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
+        if self._absent(o, key, ptr, required):
             return None
         value = o[key]  # an explicit null is a value of the wrong type
         return self.index_value(value, f"{ptr}/{key}", target, size)
@@ -130,9 +132,7 @@ class Core:
 
     def refs(self, o: dict[str, Any], key: str, ptr: str, target: str, *, required: bool = False) -> list[int]:
         """A non-empty array of unique indices into ``target``; the resolvable ones are returned."""
-        if key not in o:
-            if required:
-                self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
+        if self._absent(o, key, ptr, required):
             return []
         value = o[key]  # an explicit null is a value of the wrong type
         where = f"{ptr}/{key}"
@@ -162,9 +162,7 @@ class Core:
     def number(self, o: dict[str, Any], key: str, ptr: str, *, required: bool = False,
                lo: float | None = None, hi: float | None = None, lo_open: bool = False) -> float | None:
         """A number in [lo, hi] ((lo, hi] with ``lo_open``)."""
-        if key not in o:
-            if required:
-                self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
+        if self._absent(o, key, ptr, required):
             return None
         value = o[key]  # an explicit null is a value of the wrong type
         if not is_number(value):
@@ -177,9 +175,7 @@ class Core:
 
     def integer(self, o: dict[str, Any], key: str, ptr: str, *, required: bool = False, lo: int = 0,
                 hi: int | None = None) -> int | None:
-        if key not in o:
-            if required:
-                self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
+        if self._absent(o, key, ptr, required):
             return None
         value = o[key]  # an explicit null is a value of the wrong type
         i = as_int(value)
@@ -194,9 +190,7 @@ class Core:
     def enum(self, o: dict[str, Any], key: str, ptr: str, values: tuple[Any, ...], *,
              required: bool = False) -> Any:
         """An integer or string from ``values``: another value of the right type is a warning, as in Khronos."""
-        if key not in o:
-            if required:
-                self.emit("UNDEFINED_PROPERTY", ptr or "/", f"property '{key}' must be defined")
+        if self._absent(o, key, ptr, required):
             return None
         value = o[key]  # an explicit null is a value of the wrong type
         if isinstance(values[0], str):
