@@ -9,7 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import clean_errors, out
+from . import plain
+from .common import clean_errors
 
 # Human words for the JSON's camelCase count keys.
 LABELS = {"staticColliders": "static colliders", "compoundTriggers": "compound triggers",
@@ -35,34 +36,33 @@ def info(file: Path, as_json: Annotated[bool, typer.Option("--json", help="Print
 
 
 def _print_summary(s: dict[str, Any]) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
     from .messages import NO_PHYSICS
 
-    out.print(f"[bold]{escape(s['file'])}[/bold]")
+    lines = [plain.bold(plain.safe(s["file"]))]
     if not s["generations"]:
-        out.print(f"  {NO_PHYSICS}")
-    for ext, gen in s["generations"].items():
-        out.print(f"  {ext}: {gen}")
+        lines.append(f"  {NO_PHYSICS}")
+    lines += [f"  {ext}: {gen}" for ext, gen in s["generations"].items()]
     for key, value in s["counts"].items():
         label = LABELS.get(key, key)
         if isinstance(value, dict) and value:  # bodies by motion type, shapes by kind
-            out.print(f"  {label}: " + ", ".join(f"{kind} {n}" for kind, n in value.items()))
+            lines.append(f"  {label}: " + ", ".join(f"{kind} {n}" for kind, n in value.items()))
         elif value and not isinstance(value, dict):
-            out.print(f"  {label}: {value}")
+            lines.append(f"  {label}: {value}")
     if s["worldGravity"] is not None:
-        out.print(f"  world gravity: {_fmt(s['worldGravity'])} m/s²")
-    if not s["bodies"]:
-        return
-    table = Table("node", "name", "motion", "mass (kg)", "centre of mass", "inertia diagonal", box=None)
-    for b in s["bodies"]:
-        if "mass" not in b:  # static: immovable, no mass properties
-            table.add_row(str(b["node"]), escape(b["name"] or ""), b["motion"], "static", "", "")
-            continue
-        table.add_row(str(b["node"]), escape(b["name"] or ""), b["motion"], _fmt([b["mass"]])[1:-1],
-                      _fmt(b["centerOfMass"]), _fmt(b["inertiaDiagonal"]))
-    out.print(table)
+        lines.append(f"  world gravity: {_fmt(s['worldGravity'])} m/s²")
+    if s["bodies"]:
+        lines += plain.table(("node", "name", "motion", "mass (kg)", "centre of mass", "inertia diagonal"),
+                             [_row(b) for b in s["bodies"]])
+    plain.write(lines)
+
+
+def _row(b: dict[str, Any]) -> tuple[str, ...]:
+    """One body's table cells; a static body is immovable and has no mass properties."""
+    name = plain.safe(b["name"] or "")
+    if "mass" not in b:
+        return str(b["node"]), name, b["motion"], "static", "", ""
+    return (str(b["node"]), name, b["motion"], _fmt([b["mass"]])[1:-1], _fmt(b["centerOfMass"]),
+            _fmt(b["inertiaDiagonal"]))
 
 
 def _fmt(values: list[Any]) -> str:
