@@ -28,10 +28,8 @@ from ..model import (
     Shape,
     Trigger,
 )
-from . import khr_joints
 from .base import ExtIndex, PendingJoint, ReadContext, WriteContext, array, index, num, to_float, vec
 from .khr_shapes import BODIES_EXT, COLLISION_SHAPES, IMPLICIT_SHAPES, read_shapes
-from .khr_write import write_khr
 
 GEN0_EXT = "KHR_rigid_bodies"
 EXTENSIONS: tuple[str, ...] = (GEN0_EXT, BODIES_EXT, COLLISION_SHAPES, IMPLICIT_SHAPES)
@@ -118,7 +116,7 @@ class _Reader:
         self.motion_nodes: set[int] = set()
         self.owners: list[int | None] = []  # every node's nearest motion node (BODY-10 / §11 "Bodies")
         key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"  # §6.4 vs §6.1
-        self.joint_settings = khr_joints.read_settings(ctx, self.doc, key, self.doc_pointer, gen == GEN0)
+        self.joint_settings = _joint_settings(ctx, self.doc, key, self.doc_pointer, gen == GEN0)
         self.pending: list[PendingJoint] = []  # joints read, built with their frames after every node
 
     def run(self) -> None:
@@ -333,6 +331,18 @@ def read(ctx: ReadContext) -> None:
     _Reader(ctx, next(iter(gens.values()))).run()
 
 
+def _joint_settings(ctx: ReadContext, doc: dict[str, Any], key: str, pointer: str, gen0: bool) -> list[Any]:
+    """The document's joint settings (limits, drives) by index; none when it has no ``key``. A file without
+    joints then never imports the joint readers and model (issue 14: `info`'s start-up)."""
+    if key not in doc:
+        return []
+    from . import khr_joints
+
+    return khr_joints.read_settings(ctx, doc, key, pointer, gen0)
+
+
 def write(ctx: WriteContext) -> None:
     """The newest KHR form (2026 revision, ``geometry.mesh``); see :mod:`.khr_write`."""
+    from .khr_write import write_khr  # here: reading (info, validate, simulate) never needs the writer
+
     write_khr(ctx)
