@@ -14,10 +14,11 @@ import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import model
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..gltf.hierarchy import ancestors, nearest_marked, parents
@@ -30,7 +31,10 @@ from ..gltf.transforms import (
     world_matrices,
     world_stacks,
 )
-from ..model import Joint, PhysicsScene, Pose, ReadNote, Shape
+from ..model import PhysicsScene, ReadNote, Shape
+
+if TYPE_CHECKING:
+    from ..model import Pose
 
 
 @contextmanager
@@ -214,13 +218,13 @@ class ReadContext:
         in_world = np.array([b is None for b, _ in pairs])[:, None]
         rel_t = np.where(in_world, t[child], rel_t).tolist()
         rel_q = np.where(in_world, q[child], rel_q).tolist()
-        return [Pose(tuple(a), tuple(b)) for a, b in zip(rel_t, rel_q, strict=True)]  # type: ignore[arg-type]
+        return [model.Pose(tuple(a), tuple(b)) for a, b in zip(rel_t, rel_q, strict=True)]  # type: ignore[arg-type]
 
     def add_joints(self, pending: list[PendingJoint]) -> None:
         """Append joints read as (Joint fields but the frames, (body A, node A), (body B, node B)) to the scene,
         in order, their frames (:meth:`frames`) computed together."""
         frames = self.frames([pair for _, a, b in pending for pair in (a, b)])
-        self.scene.joints.extend(Joint(frame_a=frames[2 * k], frame_b=frames[2 * k + 1], **fields)
+        self.scene.joints.extend(model.Joint(frame_a=frames[2 * k], frame_b=frames[2 * k + 1], **fields)
                                  for k, (fields, _, _) in enumerate(pending))
 
     def generations(self, extensions: tuple[str, ...], detect: Callable[..., dict[str, str]]) -> dict[str, str]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,7 +87,7 @@ class OutputSet:
     def stream(self, target: Path) -> BinaryIO:
         """An open binary file to write ``target``'s content into as it is produced (closed by commit/abort)."""
         self._claim(target)
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, name = _temp_beside(target)
         self._temps.append((Path(name), target))
         handle = os.fdopen(fd, "wb")
         self._streams.append(handle)
@@ -130,8 +129,15 @@ class OutputSet:
             raise GltfError(f"cannot write {target}: {target.parent} is not a folder")
 
 
+def _temp_beside(target: Path) -> tuple[int, str]:
+    """A new hidden temporary file in ``target``'s folder (so the final rename stays on one file system)."""
+    import tempfile  # here: ~5 ms CPU to import, and reading a file (`info`) never writes one (issue 14)
+
+    return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+
+
 def _write_temp(out: Output) -> Path:
-    fd, name = tempfile.mkstemp(prefix=f".{out.target.name}.", suffix=".tmp", dir=out.target.parent)
+    fd, name = _temp_beside(out.target)
     temp = Path(name)
     try:
         with os.fdopen(fd, "wb") as stream:

@@ -19,6 +19,7 @@ vertices, else it has no volume. Planes have no mass.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -43,7 +44,15 @@ from .shapes import Box, Capsule, Cylinder, MeshShape, Plane, Shape, Sphere, Vec
 MeshSource = Callable[[MeshShape], tuple[np.ndarray, np.ndarray]]
 
 SEGMENTS = 32  # tessellation of round shapes turned into hulls (non-uniform scale, tapered shapes in Rapier)
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(10)  # exact for the degree ≤ 6 revolution integrands
+
+
+@functools.cache
+def _gauss_legendre() -> tuple[tuple[float, float], ...]:
+    """(node, weight) of 10-point Gauss-Legendre quadrature on [-1, 1]: exact for the degree ≤ 6 revolution
+    integrands. Made on first use: numpy.polynomial costs ~5 ms CPU to import, and most files have no capsule
+    or cylinder (issue 14 start-up)."""
+    nodes, weights = np.polynomial.legendre.leggauss(10)
+    return tuple(zip(nodes.tolist(), weights.tolist(), strict=True))
 
 
 @dataclass(frozen=True)
@@ -289,7 +298,7 @@ def _revolution(pieces: Iterable[Profile]) -> Part:
         if y1 <= y0:
             continue
         half = (y1 - y0) / 2
-        for x, w in zip(_GL_X, _GL_W, strict=True):
+        for x, w in _gauss_legendre():
             y = y0 + half * (x + 1)
             r = radius(y)
             r2 = r * r

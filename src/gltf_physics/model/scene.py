@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .bodies import Body, Collider, CollisionFilter, PhysicsMaterial, Trigger
-from .gravity import GravityField, Seat, WorldGravity
-from .joints import Joint
-from .vehicles import HoverThruster, Thruster, Vehicle, Wheel
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..gltf.document import Document
+    from .gravity import GravityField, Seat, WorldGravity  # annotations only: made on first use (model/__init__)
+    from .joints import Joint
+    from .vehicles import HoverThruster, Thruster, Vehicle, Wheel
 
 
 @dataclass(frozen=True)
