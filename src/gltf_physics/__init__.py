@@ -15,6 +15,8 @@ import sys
 import types
 from typing import Any
 
+from .lazy import exports
+
 __version__ = "0.1.0"
 
 _LAZY = {
@@ -25,16 +27,9 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    # Lazy so that `import gltf_physics` stays cheap (the CLI's start-up) and never loads numpy, the physics
-    # engine or Dask unasked.
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value  # cached in the module dict, past _Package.__setattr__
-        return value
-    raise AttributeError(name)
+# Lazy so that `import gltf_physics` stays cheap (the CLI's start-up) and never loads numpy, the physics engine or
+# Dask unasked.
+__getattr__ = exports(__name__, _LAZY)
 
 
 class _Package(types.ModuleType):
