@@ -2,10 +2,11 @@
 
 Runs each command as a fresh process several times and reports the median user+system CPU seconds of the
 child (``os.wait4``), beside baselines run the same way: an empty interpreter, the imports every command pays
-before doing anything (typer), what printing a table adds (rich), what `info` cannot do without (numpy: the read
-path's transforms and mass properties) and what typer 0.29's pydantic coercion would add per command (the reason
-pyproject.toml pins typer < 0.29). Measured with bytecode caches, as an installed package runs (the caches are
-written by the first, unmeasured run). Also lists the heavy modules each command loads.
+before doing anything (typer), what a rich table would add (`info` prints plain text since that cost ~0.06 s),
+what `info` cannot do without (numpy: the read path's transforms and mass properties) and what typer 0.29's
+pydantic coercion would add per command (the reason pyproject.toml pins typer < 0.29). Measured with bytecode
+caches, as an installed package runs (the caches are written by the first, unmeasured run). Also lists the heavy
+modules each command loads.
 Run: ``python bench/cli.py [--repeat N]``.
 """
 
