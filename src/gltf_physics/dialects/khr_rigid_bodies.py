@@ -118,6 +118,7 @@ class _Reader:
         key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"  # §6.4 vs §6.1
         self.joint_settings = _joint_settings(ctx, self.doc, key, self.doc_pointer, gen == GEN0)
         self.pending: list[PendingJoint] = []  # joints read, built with their frames after every node
+        self.motions: dict[str, Motion] = {}  # repr of a motion's JSON → its Motion (see _motion)
 
     def run(self) -> None:
         self._materials()
@@ -183,6 +184,17 @@ class _Reader:
     # -- node parts
 
     def _motion(self, m: dict[str, Any]) -> Motion:
+        """One Motion object per distinct motion JSON: a big scene's bodies mostly repeat a few motions, and a
+        frozen Motion of nine fields costs more to build than the JSON takes to read (issue 11). Keyed by the
+        dict's ``repr``, which, unlike ``==``, tells 1 from 1.0 and True, and -0.0 from 0.0 (they read or
+        write differently); the Motion is immutable, so sharing it is safe."""
+        key = repr(m)
+        motion = self.motions.get(key)
+        if motion is None:
+            motion = self.motions[key] = self._new_motion(m)
+        return motion
+
+    def _new_motion(self, m: dict[str, Any]) -> Motion:
         gen0 = self.gen == GEN0
         # gen0 schema defaults: mass 1, inertia [1,1,1], centre of mass at the origin (absent ≠ computed,
         # §6.4); from gen1 on, absent means "computed from the colliders" (None). Each helper runs only for a
