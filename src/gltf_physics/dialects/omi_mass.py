@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..gltf.errors import GltfError
-from ..gltf.transforms import affine_inverse, decompose, quat_to_matrix
+from ..gltf.transforms import affine_inverse, decompose, distinct_blocks, quat_to_matrix
 from ..model import Body, PhysicsScene
 from ..model.mass import MassProperties, apply_overrides, body_frame, combine_parts, place_shape, placed_mass
 
@@ -84,23 +84,27 @@ class BodyMasses:
         masses: list[MassProperties | None] = []
         start = 0
         for b, c in zip(bodies, body_cols, strict=True):
-            count = len(c)
-            pairs = [(cols[ks[j]].shape, rel[j], rel_bytes[j]) for j in range(start, start + count)]
-            start += count
-            masses.append(self._mass(b, pairs))
+            end = start + len(c)
+            # the matrices as one slice per body: a view per collider cost more than the rest of the loop, and
+            # only a body whose key is new reads them
+            masses.append(self._mass(b, [(cols[ks[j]].shape, rel_bytes[j]) for j in range(start, end)],
+                                     rel[start:end]))
+            start = end
         return self._centres(bodies, masses, frames, stack[nodes])
 
-    def _mass(self, body: Body, pairs: list[tuple[Any, np.ndarray, bytes]]) -> MassProperties | None:
-        """body_mass_properties from the body's (shape, relative matrix, its bytes); ``None``: no measurement."""
+    def _mass(self, body: Body, parts: list[tuple[Any, bytes]], rels: np.ndarray) -> MassProperties | None:
+        """body_mass_properties from the body's (shape, bytes of its relative matrix) and those matrices (one
+        per part, in order); ``None``: no measurement."""
         m = body.motion
         key: Any = None
         if m.center_of_mass is None:  # an explicit centre makes the result depend on the node's own matrix
             key = (m.mass, m.inertia_diagonal, m.inertia_orientation,
-                   tuple((self._shape_number(s), raw) for s, _, raw in pairs))
+                   tuple((self._shape_number(s), raw) for s, raw in parts))
             if key in self._results:
                 return self._results[key]
         try:
-            placed = [p for p in (place_shape(s, rel, self.meshes) for s, rel, _ in pairs) if p is not None]
+            placed = [p for p in (place_shape(s, rel, self.meshes) for (s, _), rel in zip(parts, rels, strict=True))
+                      if p is not None]
             v, com, inertia = combine_parts([placed_mass(p) for p in placed])
             mp = apply_overrides(body, (v * self.density, com, inertia * self.density), self.world[body.node])
         except (GltfError, ValueError, IndexError):  # mesh data missing or unreadable: no measurement
@@ -146,14 +150,15 @@ class BodyMasses:
             inv = np.eye(4)
             inv[:3, :3] = frame[:3, :3].T
             inv[:3, 3] = -frame[:3, :3].T @ frame[:3, 3]
-            pairs = []
+            parts, rels = [], []
             for k in self._cols(body):
                 rel = inv @ self.world[self.scene.colliders[k].node]
-                pairs.append((self.scene.colliders[k].shape, rel, rel.tobytes()))
+                parts.append((self.scene.colliders[k].shape, rel.tobytes()))
+                rels.append(rel)
         except IndexError:
             return None
         with np.errstate(all="ignore"):
-            mp = self._mass(body, pairs)
+            mp = self._mass(body, parts, np.asarray(rels).reshape(-1, 4, 4))
         if mp is None:
             return None
         node_world = self.world[body.node]
@@ -165,14 +170,12 @@ class BodyMasses:
 def _body_frames(worlds: np.ndarray) -> np.ndarray:
     """:func:`~gltf_physics.model.mass.body_frame` of each matrix: the rotation decomposed once per distinct
     3×3 (by its bytes), the translation copied (decompose's translation is the last column, exactly)."""
-    count = len(worlds)
-    raw = np.ascontiguousarray(worlds[:, :3, :3]).reshape(count, 9).view(np.dtype((np.void, 72))).ravel()
-    distinct, first, which = np.unique(raw, return_index=True, return_inverse=True)
-    rotations = np.empty((len(distinct), 3, 3))
+    first, which = distinct_blocks(worlds[:, :3, :3])
+    rotations = np.empty((len(first), 3, 3))
     for u, i in enumerate(first.tolist()):
         rotations[u] = quat_to_matrix(decompose(worlds[i])[1])
-    frames = np.zeros((count, 4, 4))
-    frames[:, :3, :3] = rotations[which.ravel()]
+    frames = np.zeros((len(worlds), 4, 4))
+    frames[:, :3, :3] = rotations[which]
     frames[:, :3, 3] = worlds[:, :3, 3]
     frames[:, 3, 3] = 1.0
     return frames

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..gltf.transforms import distinct_blocks
 from ..model import Pose
 
 Query = tuple[int | None, int, Pose]  # (body node or None for the world, node, frame)
@@ -57,16 +58,24 @@ def clear_matches(world: list[np.ndarray], queries: list[Query],
 
 def _decompose(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Translations, unit xyzw rotations (w ≥ 0) and a well-conditioned flag of a stack of affine 4×4s: finite,
-    positive determinant, column scales within 1e-6..1e6 of 1 and orthogonal to 1e-9."""
-    lin = m[:, :3, :3]
+    positive determinant, column scales within 1e-6..1e6 of 1 and orthogonal to 1e-9. The 3×3 part once per
+    distinct 3×3 (:func:`~gltf_physics.gltf.transforms.distinct_blocks`): a big scene's nodes share a few."""
+    first, which = distinct_blocks(m[:, :3, :3])
+    q, ok = _rotations_of(m[first, :3, :3])
+    return m[:, :3, 3], q[which], ok[which] & np.isfinite(m).all(axis=(1, 2))
+
+
+def _rotations_of(lin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unit xyzw rotations (w ≥ 0) of a stack of 3×3s and the well-conditioned flag (see :func:`_decompose`;
+    a rotation whose flag is false is the identity)."""
     with np.errstate(all="ignore"):
         scale = np.sqrt((lin * lin).sum(axis=1))  # column norms
         basis = lin / scale[:, None, :]
         gram = np.einsum("nki,nkj->nij", basis, basis) - np.eye(3)
-        ok = (np.isfinite(m).all(axis=(1, 2)) & (scale > 1e-6).all(axis=1) & (scale < 1e6).all(axis=1)
+        ok = (np.isfinite(lin).all(axis=(1, 2)) & (scale > 1e-6).all(axis=1) & (scale < 1e6).all(axis=1)
               & (np.abs(gram).max(axis=(1, 2)) < 1e-9) & (np.linalg.det(basis) > 0))
         q = _quaternions(np.where(ok[:, None, None], basis, np.eye(3)))
-    return m[:, :3, 3], q, ok
+    return q, ok
 
 
 def _quaternions(r: np.ndarray) -> np.ndarray:

@@ -138,16 +138,26 @@ def decompose_all(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return t, quats_of_rows(basis), scale
 
 
-def _column_norms(lin: np.ndarray) -> np.ndarray:
-    """``math.hypot`` of each column of a stack of 3×3 (n, 3, 3) as (n, 3): once per distinct 3×3 (by its
-    bytes: the same inputs, the same result), as most nodes of a big scene share a few rotations and scales."""
-    count = len(lin)
-    raw = np.ascontiguousarray(lin).reshape(count, 9).view(np.dtype((np.void, 72))).ravel()
+def distinct_blocks(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the first index of each distinct matrix, which distinct matrix each one is) of a stack of float matrices,
+    told apart by their bytes (the same inputs give the same results; -0.0 and 0.0 differ): most nodes of a big
+    scene share a few rotations and scales, so work that depends on the 3×3 alone is done once per distinct one.
+    """
+    count = len(stack)
+    width = int(np.prod(stack.shape[1:])) * stack.itemsize
+    raw = np.ascontiguousarray(stack).reshape(count, -1 if count else 0).view(np.dtype((np.void, width))).ravel()
     _, first, which = np.unique(raw, return_index=True, return_inverse=True)
+    return first, which.ravel()
+
+
+def _column_norms(lin: np.ndarray) -> np.ndarray:
+    """``math.hypot`` of each column of a stack of 3×3 (n, 3, 3) as (n, 3): once per distinct 3×3
+    (:func:`distinct_blocks`)."""
+    first, which = distinct_blocks(lin)
     cols = lin[first].transpose(0, 2, 1).tolist()  # each distinct 3×3's three columns
     hyp = math.hypot
     norms = np.array([(hyp(*c0), hyp(*c1), hyp(*c2)) for c0, c1, c2 in cols], dtype=float).reshape(-1, 3)
-    return norms[which.ravel()]
+    return norms[which]
 
 
 def quats_of_rows(r: np.ndarray) -> np.ndarray:
