@@ -311,6 +311,7 @@ def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
     types: dict[int, MotionType] = {}  # node → its first body's motion type (scene.body's), looked up per joint
     for b in ctx.scene.bodies:
         types.setdefault(b.node, b.motion.type)
+    exts: list[tuple[int, dict[str, Any]]] = []  # (joint node, its extension), set together (set_node_exts)
     for j in ctx.scene.joints:
         j = _oriented(ctx, j, types)
         if j is None:
@@ -330,12 +331,17 @@ def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
         joint_node = placer.place(j.node if j.node >= 0 else None, j.body_a, j.frame_a, name, for_joint=True)
         connected = placer.place(j.connected_node, j.body_b, j.frame_b, f"{name}Attachment", for_joint=False)
         if j.body_b is None:
+            # the extensions set so far go first: an earlier joint node may be this anchor, and its keys (and
+            # extensionsUsed) keep the order of one joint at a time
+            ctx.set_node_exts(JOINT_EXT, exts)
+            exts = []
             _anchor_static(ctx, placer, connected, j.pointer)
         placer.taken.add(joint_node)
         ext: dict[str, Any] = {"joint": index, "connectedNode": connected}
         if j.enable_collision:
             ext["enableCollision"] = True
-        ctx.set_node_ext(joint_node, JOINT_EXT, ext)
+        exts.append((joint_node, ext))
+    ctx.set_node_exts(JOINT_EXT, exts)
     if settings:
         ctx.set_doc_ext(JOINT_EXT, {"physicsJoints": settings})
 
