@@ -128,6 +128,10 @@ def _stripped_copy(gltf: Any, names: tuple[str, ...]) -> tuple[Any, list[int]]:
             ext = node.get("extensions") if isinstance(node, dict) else None
             if isinstance(ext, dict) and ext and not known.isdisjoint(ext):
                 node = kept[i] = dict(node)
+                if known.issuperset(ext):  # the usual physics node: nothing else to keep, no comprehension
+                    node["extensions"] = {}
+                    stripped.append(i)
+                    continue
                 node["extensions"] = left = {k: v for k, v in ext.items() if k not in known}
                 if not left:
                     stripped.append(i)
