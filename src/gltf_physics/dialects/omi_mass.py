@@ -48,7 +48,8 @@ class BodyMasses:
         n = len(self.world)
         colliders = self.scene.colliders
         cols = [self._cols(b) for b in bodies]  # once per body: the passes below each need them
-        inside = [0 <= b.node < n and all(0 <= colliders[k].node < n for k in ks)
+        outside = {k for k, c in enumerate(colliders) if not 0 <= c.node < n}  # usually none: no test per body
+        inside = [0 <= b.node < n and (not outside or outside.isdisjoint(ks))
                   for b, ks in zip(bodies, cols, strict=True)]
         out: list[Measured | None] = [None] * len(bodies)
         with np.errstate(all="ignore"):  # absurd sizes overflow: such a result is refused below
@@ -81,29 +82,29 @@ class BodyMasses:
         cols = self.scene.colliders
         rel = np.matmul(inverses[owner], stack[[cols[k].node for k in ks]]) if ks else np.zeros((0, 4, 4))
         rel_bytes = np.ascontiguousarray(rel).reshape(len(ks), 16).view(np.dtype((np.void, 128))).ravel().tolist()
+        shapes = [cols[k].shape for k in ks]
         masses: list[MassProperties | None] = []
         start = 0
         for b, c in zip(bodies, body_cols, strict=True):
             end = start + len(c)
-            # the matrices as one slice per body: a view per collider cost more than the rest of the loop, and
-            # only a body whose key is new reads them
-            masses.append(self._mass(b, [(cols[ks[j]].shape, rel_bytes[j]) for j in range(start, end)],
-                                     rel[start:end]))
+            # slices of the flat lists: per body, a list or a view per collider cost more than the rest of the
+            # loop, and only a body whose key is new reads the matrices
+            masses.append(self._mass(b, shapes[start:end], rel_bytes[start:end], rel[start:end]))
             start = end
         return self._centres(bodies, masses, frames, stack[nodes])
 
-    def _mass(self, body: Body, parts: list[tuple[Any, bytes]], rels: np.ndarray) -> MassProperties | None:
-        """body_mass_properties from the body's (shape, bytes of its relative matrix) and those matrices (one
-        per part, in order); ``None``: no measurement."""
+    def _mass(self, body: Body, shapes: list[Any], raws: list[bytes], rels: np.ndarray) -> MassProperties | None:
+        """body_mass_properties from the body's collider shapes and their matrices relative to the body frame
+        (``raws`` their bytes, ``rels`` the matrices, in the same order); ``None``: no measurement."""
         m = body.motion
         key: Any = None
         if m.center_of_mass is None:  # an explicit centre makes the result depend on the node's own matrix
-            key = (m.mass, m.inertia_diagonal, m.inertia_orientation,
-                   tuple((self._shape_number(s), raw) for s, raw in parts))
+            key = (m.mass, m.inertia_diagonal, m.inertia_orientation, tuple(map(self._shape_number, shapes)),
+                   tuple(raws))
             if key in self._results:
                 return self._results[key]
         try:
-            placed = [p for p in (place_shape(s, rel, self.meshes) for (s, _), rel in zip(parts, rels, strict=True))
+            placed = [p for p in (place_shape(s, rel, self.meshes) for s, rel in zip(shapes, rels, strict=True))
                       if p is not None]
             v, com, inertia = combine_parts([placed_mass(p) for p in placed])
             mp = apply_overrides(body, (v * self.density, com, inertia * self.density), self.world[body.node])
@@ -150,15 +151,12 @@ class BodyMasses:
             inv = np.eye(4)
             inv[:3, :3] = frame[:3, :3].T
             inv[:3, 3] = -frame[:3, :3].T @ frame[:3, 3]
-            parts, rels = [], []
-            for k in self._cols(body):
-                rel = inv @ self.world[self.scene.colliders[k].node]
-                parts.append((self.scene.colliders[k].shape, rel.tobytes()))
-                rels.append(rel)
+            rels = [inv @ self.world[self.scene.colliders[k].node] for k in self._cols(body)]
         except IndexError:
             return None
+        shapes = [self.scene.colliders[k].shape for k in self._cols(body)]
         with np.errstate(all="ignore"):
-            mp = self._mass(body, parts, np.asarray(rels).reshape(-1, 4, 4))
+            mp = self._mass(body, shapes, [r.tobytes() for r in rels], np.asarray(rels).reshape(-1, 4, 4))
         if mp is None:
             return None
         node_world = self.world[body.node]
