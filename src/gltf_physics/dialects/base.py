@@ -226,13 +226,14 @@ class ReadContext:
         if not pairs:
             return []
         self.world_all()
-        nodes = sorted({n for _, n in pairs} | {b for b, _ in pairs if b is not None})
-        at = {n: k for k, n in enumerate(nodes)}
+        count = len(pairs)
+        node = np.fromiter((n for _, n in pairs), dtype=np.int64, count=count)
+        body = np.fromiter((n if b is None else b for b, n in pairs), dtype=np.int64, count=count)
+        nodes, at = np.unique(np.concatenate([node, body]), return_inverse=True)  # each node decomposed once
+        child, parent = at[:count], at[count:]
         t, q, _ = decompose_all(self._world_stack[nodes])  # type: ignore[index]
-        child = np.array([at[n] for _, n in pairs], dtype=np.int64)
-        parent = np.array([at[n if b is None else b] for b, n in pairs], dtype=np.int64)
         rel_t, rel_q = relative_rigid_all(t[parent], q[parent], t[child], q[child])
-        in_world = np.array([b is None for b, _ in pairs])[:, None]
+        in_world = np.fromiter((b is None for b, _ in pairs), dtype=bool, count=count)[:, None]
         poses = np.concatenate([np.where(in_world, t[child], rel_t), np.where(in_world, q[child], rel_q)], axis=1)
         # one (immutable) Pose per distinct pose, by its bytes: a big scene's joints repeat a few frames, and
         # building a Pose cost more than the arithmetic

@@ -41,8 +41,7 @@ def clear_matches(world: list[np.ndarray], queries: list[Query],
     rel_q = _multiply(pq * np.array([-1.0, -1.0, -1.0, 1.0]), q[ni])
     rel_q /= np.linalg.norm(rel_q, axis=1)[:, None]
     magnitude = np.maximum(np.abs(t[ni]).max(axis=1), np.abs(pt).max(axis=1))
-    ft = np.asarray([f.translation for _, _, f in rows], dtype=float)
-    fq = np.asarray([f.rotation for _, _, f in rows], dtype=float)
+    ft, fq = _frame_arrays([f for _, _, f in rows])
     with np.errstate(all="ignore"):
         excess = np.abs(rel_t - ft) - (1e-6 + 1e-5 * np.abs(ft))
         # rounding of the bulk numbers: a few ulps of the coordinates involved
@@ -54,6 +53,17 @@ def clear_matches(world: list[np.ndarray], queries: list[Query],
     verdict = ~fails & (dot > 1.0 - 1e-9)
     return {(b, v, id(f)): yes for (b, v, f), d, yes in zip(rows, decided.tolist(), verdict.tolist(), strict=True)
             if d}
+
+
+def _frame_arrays(frames: list[Pose]) -> tuple[np.ndarray, np.ndarray]:
+    """Translations (n, 3) and rotations (n, 4) of ``frames``, converted once per frame object: the readers
+    share one Pose between the joints whose frames are equal."""
+    ids = np.fromiter(map(id, frames), dtype=np.uint64, count=len(frames))
+    _, first, which = np.unique(ids, return_index=True, return_inverse=True)
+    distinct = [frames[i] for i in first.tolist()]
+    ft = np.asarray([f.translation for f in distinct], dtype=float).reshape(-1, 3)
+    fq = np.asarray([f.rotation for f in distinct], dtype=float).reshape(-1, 4)
+    return ft[which.ravel()], fq[which.ravel()]
 
 
 def _decompose(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
