@@ -244,9 +244,11 @@ class _Reader:
             shape = self._geometry(c, pointer)
         if shape is None:
             return
+        # most colliders have neither key: no call for them (this runs once per collider)
+        material = self._material(c, pointer) if "physicsMaterial" in c else None
+        filter_ = self._filter(c, pointer) if "collisionFilter" in c else None
         self.ctx.scene.colliders.append(Collider(
-            node=node, shape=shape, body=self.owners[node], material=self._material(c, pointer),
-            filter=self._filter(c, pointer), pointer=pointer))
+            node=node, shape=shape, body=self.owners[node], material=material, filter=filter_, pointer=pointer))
 
     def _trigger(self, node: int, t: dict[str, Any], pointer: str) -> None:
         if "nodes" in t:
