@@ -139,6 +139,17 @@ def test_motion_defaults_gen1_on_computed_gen0_schema_defaults() -> None:
                                            center_of_mass=(0.0, 0.0, 0.0), inertia_diagonal=(1.0, 1.0, 1.0))
 
 
+def test_equal_motions_share_one_object_but_unequal_spellings_do_not() -> None:
+    """The reader builds one Motion per distinct motion JSON; 1, 1.0 and true, or -0.0 and 0.0, are distinct."""
+    motions = [{"mass": 2.0}, {"mass": 2.0}, {"mass": True}, {"mass": 1}, {"mass": 1.0},
+               {"gravityFactor": -0.0}, {"gravityFactor": 0.0}]
+    scene = read(gen3_doc([krb(motion=m) for m in motions]))
+    got = [b.motion for b in scene.bodies]
+    assert got[0] is got[1]
+    assert got[2].mass is None and got[3].mass == 1.0 and got[4].mass == 1.0  # a bool is not a number
+    assert [math.copysign(1.0, m.gravity_factor) for m in got[5:]] == [-1.0, 1.0]
+
+
 def test_body_is_the_nearest_motion_ancestor_or_none() -> None:
     nodes = [
         {"children": [1], **krb(motion={"mass": 2})},   # 0: body

@@ -144,3 +144,22 @@ def test_cached_mass_properties_equal_the_uncached_ones(relative: str) -> None:
         assert same([got.mass, *got.center_of_mass, *got.inertia_diagonal, *got.inertia_orientation],
                     [expected.mass, *expected.center_of_mass, *expected.inertia_diagonal,
                      *expected.inertia_orientation])
+
+
+def test_gc_paused_leaves_the_collector_on_and_a_callers_frozen_objects_frozen() -> None:
+    """gc_paused promotes what it allocated (freeze/unfreeze) only when nothing else is frozen."""
+    import gc
+
+    from gltf_physics.dialects.base import gc_paused
+
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with gc_paused():
+            pass
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
