@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -90,31 +91,35 @@ def _run(client: Client, command: str, todo: list[str], timeout: float, memory_m
 
 def _chunks(todo: list[str], options: dict[str, dict[str, Any]],
             threads: int) -> list[list[tuple[str, dict[str, Any]]]]:
-    """The assets grouped into tasks, largest file first: at most :func:`chunk_size` assets and, unless one
-    asset alone is bigger, at most an eighth of a worker thread's share of the bytes per task.
+    """The assets grouped into tasks, largest file first, in the order they should start.
 
     A batch's time is often in a few large assets (in bench/batch.py, the 2 % of 10,000 nodes are three quarters
     of it). Dealt out in path order, one of them may start last on one worker while the others run dry; largest
-    first, they start at once and the many small assets fill in behind them, in cheap tasks, so the workers end
-    within a small task of each other. File size is the cost estimate: one ``stat``, and reading and checking
-    an asset grow with it. Ties go by path, so the same assets make the same tasks every run.
+    first, they start at once and the many small assets fill in behind them. File size is the cost estimate:
+    one ``stat``, and reading and checking an asset grow with it. Ties go by path: the same tasks every run.
+
+    A task holds at most an eighth of a thread's share of the bytes (unless one asset alone is more), so the large
+    assets are spread over the threads. Its count of assets shrinks as the batch goes (guided self-scheduling):
+    half a thread's share of the assets left, at most 64, at least 4 (fewer for a small batch). Early tasks are
+    then big, which matters because each task costs the client, scheduler and worker ~10 ms of CPU taken from the
+    runners on a small machine; the last ones are small, so the workers end within a few small assets of each
+    other.
     """
     sizes = {p: _file_size(p) for p in todo}
-    most, budget = chunk_size(len(todo), threads), sum(sizes.values()) / (8 * max(1, threads))
+    order = sorted(todo, key=lambda p: (-sizes[p], p))
+    budget = sum(sizes.values()) / (8 * threads)
+    least = max(1, min(4, len(todo) // (8 * threads)))
     chunks: list[list[tuple[str, dict[str, Any]]]] = []
-    filled = 0
-    for path in sorted(todo, key=lambda p: (-sizes[p], p)):
-        if not chunks or len(chunks[-1]) == most or filled + sizes[path] > budget:
-            chunks.append([])
-            filled = 0
-        chunks[-1].append((path, options[path]))
-        filled += sizes[path]
+    first = 0
+    while first < len(order):
+        most = min(64, max(least, math.ceil((len(order) - first) / (2 * threads))))
+        end, filled = first + 1, sizes[order[first]]
+        while end < len(order) and end - first < most and filled + sizes[order[end]] <= budget:
+            filled += sizes[order[end]]
+            end += 1
+        chunks.append([(p, options[p]) for p in order[first:end]])
+        first = end
     return chunks
-
-
-def chunk_size(assets: int, threads: int) -> int:
-    """Assets per task: about eight tasks per worker thread (balance and a live progress bar), at most 16."""
-    return max(1, min(16, assets // max(1, 8 * threads)))
 
 
 def _file_size(path: str) -> int:
