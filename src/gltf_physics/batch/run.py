@@ -71,10 +71,10 @@ def _record(row: dict[str, Any], journal: IO[str] | None,
 
 def _run(client: Client, command: str, todo: list[str], timeout: float, memory_mb: int,
          options: dict[str, dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    # Dask starts tasks of equal priority oldest first, so in the order _chunks makes them: largest first. (No
+    # explicit priorities: on a shared cluster the batch keeps the default place among other clients' work.)
     chunks = _chunks(todo, options, _threads(client))
-    # Explicit priorities (higher first) so that the scheduler starts the tasks in the order made here.
-    futures = {client.submit(run_chunk, command, chunk, timeout, memory_mb, pure=False, priority=-k): chunk
-               for k, chunk in enumerate(chunks)}
+    futures = {client.submit(run_chunk, command, chunk, timeout, memory_mb, pure=False): chunk for chunk in chunks}
     try:
         for future in as_completed(futures):
             if future.status == "finished":
