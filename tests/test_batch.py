@@ -20,7 +20,7 @@ import pytest
 from conftest import fixture_path
 from gltf_physics.batch.cluster import open_client
 from gltf_physics.batch.paths import expand
-from gltf_physics.batch.run import batch
+from gltf_physics.batch.run import _chunks, batch
 from gltf_physics.batch.table import journal_path
 from gltf_physics.validate import Severity, validate_file
 from scale_helpers import ball, cli, env, without_seconds, write
@@ -65,6 +65,18 @@ def test_paths_expand_folders_globs_and_named_files(tmp_path):
     named = [str(tmp_path / "sub/notes.txt"), str(tmp_path / "gone.gltf"), str(tmp_path / "a.gltf")]
     assert expand([*named, tmp_path / "a.gltf"]) == sorted(named)
 
+
+
+def test_tasks_start_with_the_largest_files_and_shrink_toward_the_end(tmp_path):
+    # 4 equal large files (by path; one per task: each is over an eighth of a thread's share of the bytes), then 96
+    # small ones, largest first, in tasks that shrink (half a thread's share of what is left, at least 4 here)
+    paths = [str(tmp_path / f"big{k}.gltf") for k in range(4)] + [str(tmp_path / f"s{k:02d}.gltf") for k in range(96)]
+    for k, path in enumerate(paths):
+        write(Path(path), "x" * (100_000 if k < 4 else 1000 + k))
+    missing = str(tmp_path / "gone.gltf")  # no size: counted as 0 bytes, last
+    chunks = _chunks([*paths, missing], {p: {} for p in [*paths, missing]}, threads=2)
+    assert [p for chunk in chunks for p, _ in chunk] == [*paths[:4], *paths[:3:-1], missing]
+    assert [len(c) for c in chunks] == [1, 1, 1, 1, 25, 18, 14, 10, 8, 6, 4, 4, 4, 4]
 
 def test_crash_hang_memory_and_unreadable_fail_alone(client, good_dir, tmp_path):
     bad = tmp_path / "bad"
