@@ -1,12 +1,13 @@
 """Start-up CPU of the command line (issue 14: `--help` and `info` on a tiny file ≤ 0.25 s CPU).
 
-Runs each command as a fresh process several times and reports the median user+system CPU seconds of the
-child (``os.wait4``), beside baselines run the same way: an empty interpreter, the imports every command pays
-before doing anything (typer), what a rich table would add (`info` prints plain text since that cost ~0.06 s),
-what `info` cannot do without (numpy: the read path's transforms and mass properties) and what typer 0.29's
-pydantic coercion would add per command (the reason pyproject.toml pins typer < 0.29). Measured with bytecode
-caches, as an installed package runs (the caches are written by the first, unmeasured run). Also lists the heavy
-modules each command loads.
+Runs each command as a fresh process several times, in interleaved rounds, and reports the least and the median
+user+system CPU seconds of the child (``os.wait4``; the least is the cost with the least interference from other
+work on a shared host, as ``timeit`` reports it), beside baselines run the same way: an empty interpreter, the
+imports every command pays before doing anything (typer), what a rich table would add (`info` prints plain text
+since that cost ~0.06 s), what `info` cannot do without (numpy: the read path's transforms and mass properties)
+and what typer 0.29's pydantic coercion would add per command (the reason pyproject.toml pins typer < 0.29).
+Measured with bytecode caches, as an installed package runs (the caches are written by the first, unmeasured
+run). Also lists the heavy modules each command loads.
 Run: ``python bench/cli.py [--repeat N]``.
 """
 
@@ -39,9 +40,16 @@ def cpu_seconds(argv: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def median_cpu(argv: list[str], env: dict[str, str], repeat: int) -> float:
-    cpu_seconds(argv, env)  # warm the page cache (and write bytecode caches where allowed)
-    return statistics.median(cpu_seconds(argv, env) for _ in range(repeat))
+def interleaved_cpu(rows: list[list[str]], env: dict[str, str], repeat: int) -> list[list[float]]:
+    """CPU seconds of ``repeat`` runs of every argv in ``rows``, run in rounds (each round runs every row once),
+    so that a change in the machine's speed during the bench (a shared host) falls on every row alike."""
+    for argv in rows:
+        cpu_seconds(argv, env)  # warm the page cache (and write bytecode caches where allowed)
+    runs: list[list[float]] = [[] for _ in rows]
+    for _ in range(repeat):
+        for argv, seconds in zip(rows, runs, strict=True):
+            seconds.append(cpu_seconds(argv, env))
+    return runs
 
 
 def loaded(args: list[str], env: dict[str, str]) -> list[str]:
@@ -82,16 +90,16 @@ def main() -> None:
                     ("gltf-physics info tiny.gltf --json", ["info", str(tiny), "--json"]),
                     ("gltf-physics batch --help", ["batch", "--help"]), ("gltf-physics sweep --help",
                                                                          ["sweep", "--help"])]
-        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; median of {args.repeat} runs; "
+        if not _version("pydantic"):
+            baselines = [b for b in baselines if "pydantic" not in b[0]]
+        rows = [py + argv for _, argv in baselines] + [[*py, "-m", "gltf_physics", *argv] for _, argv in commands]
+        runs = interleaved_cpu(rows, base, args.repeat)
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.repeat} interleaved rounds; "
               f"typer {_version('typer')}; target ≤ 0.25 s for --help and info")
-        print(f"{'process':<44} {'CPU s':>7}  heavy modules loaded")
-        for name, argv in baselines:
-            if "pydantic" in name and not _version("pydantic"):
-                continue
-            print(f"{name:<44} {median_cpu(py + argv, base, args.repeat):>7.3f}")
-        for name, argv in commands:
-            cpu = median_cpu([*py, "-m", "gltf_physics", *argv], base, args.repeat)
-            print(f"{name:<44} {cpu:>7.3f}  {loaded(argv, base)[0] or '-'}")
+        print(f"{'process':<44} {'min s':>6} {'median s':>8}  heavy modules loaded")
+        for k, (name, argv) in enumerate(baselines + commands):
+            heavy = (loaded(argv, base)[0] or "-") if k >= len(baselines) else ""
+            print(f"{name:<44} {min(runs[k]):>6.3f} {statistics.median(runs[k]):>8.3f}  {heavy}")
 
 
 if __name__ == "__main__":
