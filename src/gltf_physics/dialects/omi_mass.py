@@ -151,10 +151,11 @@ class BodyMasses:
             inv = np.eye(4)
             inv[:3, :3] = frame[:3, :3].T
             inv[:3, 3] = -frame[:3, :3].T @ frame[:3, 3]
-            rels = [inv @ self.world[self.scene.colliders[k].node] for k in self._cols(body)]
+            colliders = [self.scene.colliders[k] for k in self._cols(body)]
+            rels = [inv @ self.world[c.node] for c in colliders]
         except IndexError:
             return None
-        shapes = [self.scene.colliders[k].shape for k in self._cols(body)]
+        shapes = [c.shape for c in colliders]
         with np.errstate(all="ignore"):
             mp = self._mass(body, shapes, [r.tobytes() for r in rels], np.asarray(rels).reshape(-1, 4, 4))
         if mp is None:
