@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gltf_physics.batch.cluster import open_client
-from gltf_physics.batch.run import batch
-from gltf_physics.validate import Severity, validate_file
+from gltf_physics.scale.cluster import open_client
+from gltf_physics.scale.run import batch
+from gltf_physics.validation import Severity, validate_file
 from validate import khr_document, omi_document
 
 LARGE_EVERY = 50  # 2% large

@@ -26,7 +26,7 @@ from gltf_physics.api import convert, load, read_scene, save
 from gltf_physics.gltf.document import Document
 from gltf_physics.sim import World, write_final_pose
 from gltf_physics.summary import summarize
-from gltf_physics.validate import validate
+from gltf_physics.validation import validate
 
 KHR, KIS = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from gltf_physics.dialects import read_scene
 from gltf_physics.gltf.document import Document
-from gltf_physics.validate import core, runner, semantic, validate
+from gltf_physics.validation import core, runner, semantic, validate
 
 OB, SH = "OMI_physics_body", "OMI_physics_shape"
 KHR, KIS = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"

@@ -11,7 +11,7 @@ EXAMPLE = ROOT / "examples" / "tumbling_boxes.gltf"
 
 
 def test_validate_stays_the_function_after_the_subpackage_is_imported() -> None:
-    importlib.import_module("gltf_physics.validate.rules")
+    importlib.import_module("gltf_physics.validation.rules")
     report = gp.validate(gp.load(EXAMPLE))
     assert report.num_errors == 0
 
@@ -37,6 +37,6 @@ def test_readme_flow_on_the_example() -> None:
 
 
 def test_readme_lists_every_validator_code() -> None:
-    from gltf_physics.validate.rules import rules_markdown
+    from gltf_physics.validation.rules import rules_markdown
 
     assert rules_markdown().strip() in (ROOT / "README.md").read_text()

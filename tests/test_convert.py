@@ -33,7 +33,7 @@ from gltf_physics.model import (
 )
 from gltf_physics.model.combine import DEFAULT_MATERIAL, pair_coefficients
 from gltf_physics.model.mass import body_frame, body_mass_properties, document_mesh_source
-from gltf_physics.validate import validate
+from gltf_physics.validation import validate
 
 FIXTURES = all_fixture_files()
 OMI_PHYSICS = {"OMI_collider", "OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint"}

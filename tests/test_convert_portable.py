@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from gltf_physics.dialects import read_scene
-from gltf_physics.dialects.combine_modes import explicit_modes
-from gltf_physics.dialects.portable_joints import swap_is_exact, swapped
+from gltf_physics.dialects.common.combine_modes import explicit_modes
+from gltf_physics.dialects.common.portable_joints import swap_is_exact, swapped
 from gltf_physics.model import (
     Collider,
     CombineMode,
@@ -32,7 +32,7 @@ from gltf_physics.model import (
     Pose,
     Sphere,
 )
-from gltf_physics.validate import validate
+from gltf_physics.validation import validate
 from test_convert import FIXTURES, assert_same_model, converted, doc_of, read
 
 KRB, KIS = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"

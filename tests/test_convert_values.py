@@ -19,7 +19,7 @@ from gltf_physics.cli import app
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.io import load
 from gltf_physics.gltf.transforms import world_matrices
-from gltf_physics.validate import validate
+from gltf_physics.validation import validate
 
 KRB = "KHR_physics_rigid_bodies"
 OMI = "OMI_physics_body"

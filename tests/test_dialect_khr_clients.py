@@ -26,7 +26,7 @@ import pytest
 from gltf_physics.api import convert, load
 from gltf_physics.dialects import read_scene
 from gltf_physics.model import CombineMode, JointLimit, MeshShape, MotionType
-from gltf_physics.validate import Severity, validate
+from gltf_physics.validation import Severity, validate
 from test_convert import assert_same_model, read
 
 KRB, KIS = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from gltf_physics.dialects import khr_rigid_bodies, read_scene
+from gltf_physics.dialects import read_scene
+from gltf_physics.dialects.khr_physics import rigid_bodies as khr_rigid_bodies
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.errors import GltfError
 from gltf_physics.model import (

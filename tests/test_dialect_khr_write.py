@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gltf_physics.dialects import read_scene, write_scene
-from gltf_physics.dialects.base import Loss
+from gltf_physics.dialects.common.context import Loss
 from gltf_physics.gltf.document import Document
 from gltf_physics.model import (
     Body,

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from conftest import fixture_path
-from gltf_physics.dialects import omi_gravity
-from gltf_physics.dialects.base import ReadContext, WriteContext
+from gltf_physics.dialects.common.context import ReadContext, WriteContext
+from gltf_physics.dialects.omi_gravity import gravity as omi_gravity
 from gltf_physics.gltf.document import Document
 from gltf_physics.model import (
     Box,

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from conftest import fixture_path
-from gltf_physics.dialects import omi_body
-from gltf_physics.dialects.base import ReadContext, WriteContext
+from gltf_physics.dialects.common.context import ReadContext, WriteContext
+from gltf_physics.dialects.omi_physics import body as omi_body
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.io import load
 from gltf_physics.model import DriveMode, DriveType, Joint, JointDrive, JointLimit, PhysicsScene
@@ -356,7 +356,7 @@ def test_bulk_pose_verdicts_are_the_exact_per_pair_test() -> None:
     frames at the tolerance edge (translation off by exactly 1e-6, rotations at 1 − 1e-9) are left undecided."""
     import numpy as np
 
-    from gltf_physics.dialects.pose_bulk import clear_matches
+    from gltf_physics.dialects.common.pose_bulk import clear_matches
     from gltf_physics.gltf.transforms import relative_pose, trs_matrix
     from gltf_physics.model import Pose
 

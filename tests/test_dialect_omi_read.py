@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from conftest import fixture_path
-from gltf_physics.dialects import omi_body
-from gltf_physics.dialects.base import ReadContext
-from gltf_physics.dialects.omi_motion import inertia_from_tensor
+from gltf_physics.dialects.common.context import ReadContext
+from gltf_physics.dialects.omi_physics import body as omi_body
+from gltf_physics.dialects.omi_physics.motion import inertia_from_tensor
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.io import load
 from gltf_physics.model import (

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from conftest import fixture_path
-from gltf_physics.dialects import omi_seat
-from gltf_physics.dialects.base import ReadContext, WriteContext
+from gltf_physics.dialects.common.context import ReadContext, WriteContext
+from gltf_physics.dialects.omi_seat import seat as omi_seat
 from gltf_physics.gltf.document import Document
 from gltf_physics.model import PhysicsScene, Seat
 

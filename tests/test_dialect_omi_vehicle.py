@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from conftest import fixture_path
-from gltf_physics.dialects import omi_vehicle
-from gltf_physics.dialects.base import ReadContext, WriteContext
+from gltf_physics.dialects.common.context import ReadContext, WriteContext
+from gltf_physics.dialects.omi_vehicle import vehicle as omi_vehicle
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.errors import GltfError
 from gltf_physics.model import HoverThruster, PhysicsScene, Thruster, Vehicle, Wheel

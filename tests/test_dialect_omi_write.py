@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from conftest import all_fixture_files, fixture_path
-from gltf_physics.dialects import omi_body
-from gltf_physics.dialects.base import ReadContext, WriteContext
+from gltf_physics.dialects.common.context import ReadContext, WriteContext
+from gltf_physics.dialects.omi_physics import body as omi_body
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.io import load
 from gltf_physics.model import (
@@ -268,7 +268,7 @@ def _per_body(scene: PhysicsScene, world: list, body: Body) -> tuple[Any, tuple[
     """The per-body formulas the OMI writer used before its bulk table (issue 11): the reference."""
     import numpy as np
 
-    from gltf_physics.dialects.omi_mass import is_finite
+    from gltf_physics.dialects.omi_physics.mass import is_finite
     from gltf_physics.gltf.transforms import affine_inverse
     from gltf_physics.model.mass import body_frame, body_mass_properties, colliders_by_body, document_mesh_source
 
@@ -307,7 +307,7 @@ def _rotated_bodies() -> Document:
 def test_bulk_body_masses_are_the_per_body_numbers_bit_for_bit(source: str) -> None:
     """The writer's bulk mass table (stacked NumPy, shared results) gives exactly the per-body numbers."""
     from gltf_physics.dialects import read_scene
-    from gltf_physics.dialects.omi_mass import BodyMasses
+    from gltf_physics.dialects.omi_physics.mass import BodyMasses
     from gltf_physics.gltf.transforms import world_matrices
     from gltf_physics.model.mass import colliders_by_body, document_mesh_source
 

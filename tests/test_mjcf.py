@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from conftest import all_fixture_files, fixture_path
 from gltf_physics.api import load, read_scene
 from gltf_physics.cli import app
-from gltf_physics.formats.mjcf import to_mjcf
+from gltf_physics.formats.mjcf.write import to_mjcf
 from gltf_physics.model import (
     Body,
     Box,

@@ -17,7 +17,7 @@ import pytest
 import gltf_physics as gp
 from conftest import ROOT, fixture_path
 from gltf_physics.sim import World, bake, write_final_pose
-from gltf_physics.validate import validate
+from gltf_physics.validation import validate
 
 TOOL = ROOT / "tools" / "khronos-validator"
 

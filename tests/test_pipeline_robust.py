@@ -22,7 +22,7 @@ from gltf_physics.api import convert, load, read_scene, save
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.errors import GltfError
 from gltf_physics.sim import SimulationError, World, write_events, write_final_pose, write_trace
-from gltf_physics.validate import validate
+from gltf_physics.validation import validate
 from mutation import (
     ACCESSOR_KEYS,
     HOSTILE_NUMBERS,

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import all_fixture_files, fixture_path
 from gltf_physics.api import load, read_scene
-from gltf_physics.dialects.base import ReadContext
+from gltf_physics.dialects.common.context import ReadContext
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.transforms import (
     decompose,
@@ -150,7 +150,7 @@ def test_gc_paused_leaves_the_collector_on_and_a_callers_frozen_objects_frozen()
     """gc_paused promotes what it allocated (freeze/unfreeze) only when nothing else is frozen."""
     import gc
 
-    from gltf_physics.dialects.base import gc_paused
+    from gltf_physics.dialects.common.context import gc_paused
 
     with gc_paused():
         assert not gc.isenabled()

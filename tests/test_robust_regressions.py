@@ -15,8 +15,8 @@ import pytest
 import rapier3d as rp
 
 from gltf_physics.dialects import read_scene, write_scene
-from gltf_physics.dialects.base import frame_node
-from gltf_physics.dialects.omi_motion import inertia_from_tensor
+from gltf_physics.dialects.common.context import frame_node
+from gltf_physics.dialects.omi_physics.motion import inertia_from_tensor
 from gltf_physics.gltf import jsontext, meshes
 from gltf_physics.gltf.bounds import MAX_UNBACKED_ACCESSOR_BYTES
 from gltf_physics.gltf.document import Document
@@ -27,7 +27,7 @@ from gltf_physics.model import Pose
 from gltf_physics.model.mass import PlacedShape, _capsule_profile, placed_mass, principal_axes
 from gltf_physics.sim import SimulationError, World, write_final_pose, write_trace
 from gltf_physics.sim.errors import engine_failures
-from gltf_physics.validate import validate
+from gltf_physics.validation import validate
 from validate_docs import KHR, OB, SH, as_doc, ext, finish, khr, omi4, put
 
 SHAPE0 = "/extensions/OMI_physics_shape/shapes/0"

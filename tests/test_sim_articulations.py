@@ -199,7 +199,7 @@ def test_a_world_anchored_joint_written_on_its_moving_side_is_articulated_and_se
     # Issue 12 writes a world-anchored joint on its moving side (A = the link, B = the world); the planner takes
     # B as the child, so the runtime builds it from the other side (the exact swap) — same run, and a run-time
     # drive target or one-axis range given in the file's terms means the same after the flip.
-    from gltf_physics.dialects.portable_joints import swapped
+    from gltf_physics.dialects.common.portable_joints import swapped
 
     nodes = [{"translation": [L * 0.5, 0.0, 0.0]}]
     drive = JointDrive(DriveType.ANGULAR, DriveMode.FORCE, 1, position_target=0.6, stiffness=400.0, damping=40.0)

@@ -68,8 +68,8 @@ def test_rich_pydantic_and_other_commands_stay_out_of_start_up(tmp_path):
 
 def test_the_package_imports_lazily():
     code = ("import sys, gltf_physics as gp; before = {m.split('.')[0] for m in sys.modules}; "
-            "gp.validate; import gltf_physics.batch, gltf_physics.validate; "
+            "gp.validate; import gltf_physics.scale, gltf_physics.validation; "
             "print(sorted(before & set(HEAVY)), callable(gp.validate), callable(gp.batch), gp.batch.__module__)"
             ).replace("HEAVY", repr(HEAVY))
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env(), timeout=120)
-    assert result.stdout == "[] True True gltf_physics.batch\n", result.stderr
+    assert result.stdout == "[] True True gltf_physics.scale\n", result.stderr

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 
-from gltf_physics.batch.cluster import open_client
-from gltf_physics.batch.specs import SpecError, parse, plan
-from gltf_physics.batch.sweeps import sweep
+from gltf_physics.scale.cluster import open_client
+from gltf_physics.scale.specs import SpecError, parse, plan
+from gltf_physics.scale.sweeps import sweep
 from scale_helpers import MOTION, ball, cli, write
 
 G, H = 9.81, 1 / 240

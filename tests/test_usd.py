@@ -40,7 +40,7 @@ from gltf_physics.model import (
     shape_kind,
 )
 from gltf_physics.summary import summarize
-from gltf_physics.validate import validate
+from gltf_physics.validation import validate
 from test_convert import assert_same_model, doc_of, family, read
 
 FIXTURES = all_fixture_files()
@@ -221,7 +221,7 @@ def test_losses_reading_usd_point_at_prims(tmp_path: Path) -> None:
 
 
 def test_collision_groups_filter_exactly_the_pairs_the_model_filters(tmp_path: Path) -> None:
-    from gltf_physics.formats.usd_write import does_collide
+    from gltf_physics.formats.usd.write import does_collide
 
     relative = "KHR_physics_rigid_bodies/gen3-implicit-shapes/Filtering/Filtering.gltf"
     scene = read_scene(load(fixture_path(relative)))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import all_fixture_files, fixture_path
-from gltf_physics.validate import validate_file
+from gltf_physics.validation import validate_file
 
 KPRB = "KHR_physics_rigid_bodies"
 

@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gltf_physics.validate import Report, validate
+from gltf_physics.validation import Report, validate
 from mutation import LONE_SURROGATE, base_documents, key_paths
 from validate_docs import as_doc, gravity, joint1, joint2, khr, omi4, omi_collider, omi_old, vehicle
 

@@ -15,8 +15,8 @@ import pytest
 from conftest import fixture_path
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.io import load
-from gltf_physics.validate import Severity, validate
-from gltf_physics.validate.hints import HINTS, hints_markdown
+from gltf_physics.validation import Severity, validate
+from gltf_physics.validation.hints import HINTS, hints_markdown
 
 KRB, KIS = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
 GROUND = {"translation": [0.0, -0.5, 0.0], "extensions": {KRB: {"collider": {"geometry": {"shape": 1}}}}}

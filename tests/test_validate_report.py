@@ -13,8 +13,8 @@ import pytest
 import gltf_physics.dialects as dialects
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.errors import GltfError
-from gltf_physics.validate import Severity, validate, validate_file
-from gltf_physics.validate.report import Message, Report
+from gltf_physics.validation import Severity, validate, validate_file
+from gltf_physics.validation.report import Message, Report
 from validate_docs import JO, KHR, KIS, OB, as_doc, drop, joint2, khr, omi4, omi_collider, put, vehicle
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conftest import FIXTURES
-from gltf_physics.validate import RULES, Severity, validate
+from gltf_physics.validation import RULES, Severity, validate
 from validate_docs import (
     JO,
     KHR,
@@ -234,7 +234,7 @@ def test_severities_follow_the_digest_tags() -> None:
 
 
 def test_rules_markdown_lists_every_code() -> None:
-    from gltf_physics.validate.rules import rules_markdown
+    from gltf_physics.validation.rules import rules_markdown
 
     lines = rules_markdown().splitlines()
     assert lines[:2] == ["| Code | Severity | Rule |", "|-|-|-|"]

@@ -16,7 +16,7 @@ from referencing.jsonschema import DRAFT4, DRAFT202012
 
 from conftest import FIXTURES, all_fixture_files, fixture_path
 from gltf_physics.gltf.io import load
-from gltf_physics.validate import Severity, validate
+from gltf_physics.validation import Severity, validate
 
 SCHEMAS = FIXTURES.parent / "specs" / "schemas"
 

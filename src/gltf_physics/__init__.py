@@ -11,38 +11,25 @@
 
 from __future__ import annotations
 
-import sys
-import types
-from typing import Any
-
 from .lazy import exports
 
 __version__ = "0.1.0"
 
+# Each public name and the submodule it lives in, imported on first use (PEP 562) so that `import gltf_physics`
+# stays cheap (the CLI's start-up) and never loads numpy, the physics engine or Dask unasked.
 _LAZY = {
     "load": "api", "save": "api", "convert": "api", "read_scene": "api", "Document": "api",
-    "PhysicsScene": "api", "World": "sim", "validate": "validate", "batch": "batch", "sweep": "batch",
+    "PhysicsScene": "api", "World": "sim", "validate": "validation", "batch": "scale", "sweep": "scale",
     # OpenUSD: usd-core (the [usd] extra) is imported only when one of these runs.
     "to_usd": "formats.usd", "from_usd": "formats.usd", "usd_to_gltf": "formats.usd",
 }
 
+__all__ = ["Document", "PhysicsScene", "World", "__version__", "batch", "convert", "from_usd", "load", "read_scene",
+           "save", "sweep", "to_usd", "usd_to_gltf", "validate"]
 
-# Lazy so that `import gltf_physics` stays cheap (the CLI's start-up) and never loads numpy, the physics engine or
-# Dask unasked.
 __getattr__ = exports(__name__, _LAZY)
 
 
-class _Package(types.ModuleType):
-    """The package module: importing the subpackages `gltf_physics.validate` and `.batch` must not shadow the
-    functions `gp.validate` and `gp.batch` (the import system sets the submodule as an attribute of its parent)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("validate", "batch") and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
-__all__ = ["Document", "PhysicsScene", "World", "__version__", "batch", "convert", "from_usd", "load", "read_scene",
-           "save", "sweep", "to_usd", "usd_to_gltf", "validate"]
+def __dir__() -> list[str]:
+    """The public API (for ``dir(gp)`` and tab completion), whether or not a name was imported yet."""
+    return sorted(set(__all__) | set(globals()))

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .dialects.base import gc_paused
+from .dialects.common.context import gc_paused
 from .gltf.document import Document
 from .gltf.transforms import world_matrices
 from .model import MotionType, PhysicsScene, shape_kind

@@ -72,7 +72,7 @@ def simulate(paths: Paths, duration: Annotated[float, typer.Option(help="Seconds
 
 def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, Any]]:
     _check(args)  # before importing Dask: a usage error should be instant
-    from ..batch.run import batch
+    from ..scale.run import batch
     from .batch_progress import BatchProgress
 
     progress = BatchProgress(command)

@@ -72,7 +72,7 @@ def _gltf(src: Path, dst: Path, to: str | None, report: Path | None) -> list[str
 def _to_mjcf(src: Path, dst: Path, to: str | None, report: Path | None) -> list[str]:
     """IN's physics as MuJoCo MJCF (formats/mjcf.py); the losses go to --report."""
     from ..api import load, loss_report_output, read_scene
-    from ..formats.mjcf import to_mjcf
+    from ..formats.mjcf.write import to_mjcf
     from ..gltf.files import Output, write_all
     from .messages import loss_lines
 

@@ -31,8 +31,8 @@ def sweep(
                                                   help="Use this Dask cluster instead.")] = None,
 ) -> None:
     """Run SCENE many times varying glTF Object Model pointers; final poses per (run, body) in one table."""
-    from ..batch.specs import SpecError, plan
-    from ..batch.sweep_run import check_pointer
+    from ..scale.specs import SpecError, plan
+    from ..scale.sweep_run import check_pointer
 
     _check(duration, rate, substeps, runs, workers, scheduler, out_table, trajectories)
     varied = dict(_parse_vary(v) for v in vary)
@@ -44,7 +44,7 @@ def sweep(
             check_pointer(pointer)
     except (SpecError, ValueError) as e:
         raise UsageError(f"{scene}: {e}") from None
-    from ..batch.sweeps import sweep as run_sweep
+    from ..scale.sweeps import sweep as run_sweep
 
     with _Bar() as bar:
         try:

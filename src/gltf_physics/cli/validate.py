@@ -27,7 +27,7 @@ def validate(
 
     Example: gltf-physics validate scene.glb assets/ --strict
     """
-    from ..validate import validate_file
+    from ..validation import validate_file
     from .messages import strict_failure, validate_total
 
     if fmt not in ("text", "json"):

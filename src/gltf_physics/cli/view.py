@@ -29,7 +29,7 @@ def view(
     Example: gltf-physics view examples/tumbling_boxes.gltf --out boxes.html
     """
     from ..api import load, read_scene
-    from ..validate import validate as validate_doc
+    from ..validation import validate as validate_doc
     from ..view import bake, page
     from ..view import png as png_preview
     from ..view import serve as serving

@@ -14,19 +14,20 @@ from typing import Any, Literal
 from ..gltf.document import Document
 from ..gltf.jsontext import copy_json
 from ..model import PhysicsScene
-from .base import ExtIndex, Loss, ReadContext, WriteContext, gc_paused, reading
+from .common.context import ExtIndex, Loss, ReadContext, WriteContext, gc_paused, reading
 
 # Each family's reader module and the extensions it reads, in reading order. The names are spelled here as
 # well as in the modules (their ``EXTENSIONS``; tests/test_dialects_lazy.py checks the two agree) so that a
 # document is read with only the modules of the families it names: importing every reader and writer is
 # ~0.02 s CPU, a tenth of `info`'s start-up budget on a small file (issue 14).
 FAMILIES: dict[str, tuple[str, ...]] = {
-    "omi_body": ("OMI_collider", "OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint"),
-    "khr_rigid_bodies": ("KHR_rigid_bodies", "KHR_physics_rigid_bodies", "KHR_collision_shapes",
+    "omi_physics.body": ("OMI_collider", "OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint"),
+    "khr_physics.rigid_bodies": ("KHR_rigid_bodies", "KHR_physics_rigid_bodies", "KHR_collision_shapes",
                          "KHR_implicit_shapes"),
-    "omi_vehicle": ("OMI_vehicle_body", "OMI_vehicle_wheel", "OMI_vehicle_thruster", "OMI_vehicle_hover_thruster"),
-    "omi_gravity": ("OMI_physics_gravity",),
-    "omi_seat": ("OMI_seat",),
+    "omi_vehicle.vehicle": ("OMI_vehicle_body", "OMI_vehicle_wheel", "OMI_vehicle_thruster",
+                            "OMI_vehicle_hover_thruster"),
+    "omi_gravity.gravity": ("OMI_physics_gravity",),
+    "omi_seat.seat": ("OMI_seat",),
 }
 
 # Every extension name the readers understand, so a writer can strip them before writing the target form.
@@ -83,8 +84,8 @@ def _write_scene(scene: PhysicsScene, doc: Document,
                  family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
     out, stripped = _stripped_copy(doc.json, PHYSICS_EXTENSIONS)
     ctx = WriteContext(gltf=out, scene=scene, family=family, source=doc)
-    main = "omi_body" if family == "omi" else "khr_rigid_bodies"
-    for name in (main, "omi_vehicle", "omi_gravity", "omi_seat"):
+    main = "omi_physics.body" if family == "omi" else "khr_physics.rigid_bodies"
+    for name in (main, "omi_vehicle.vehicle", "omi_gravity.gravity", "omi_seat.seat"):
         family_module(name).write(ctx)
     _drop_emptied(out, doc.json, stripped)
     return Document(json=out, buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb), ctx.losses

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .base import ExtIndex
-from .checks_base import WARNING, Emit, Json
+from .common.checks import WARNING, Emit, Json
+from .common.context import ExtIndex
 
 GRAVITY_TYPES = ("directional", "point", "disc", "torus", "line", "shaped")
 PI = math.pi

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..dialects import pointers
+from ..dialects.common import pointers
 
 _EPS = 1e-9  # a change at t = k/rate lands on step k despite float rounding of k/rate
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..dialects import pointers
+from ..dialects.common import pointers
 from ..model import PhysicsScene
 from ..model.mass import MassProperties, MeshSource, document_mesh_source
 from .checks import check_scene

@@ -54,7 +54,7 @@ class MujocoWorld:
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                  mesh_source: MeshSource | None = None, threads: int | None = None) -> None:
-        from ...formats.mjcf import STEPS_PER_RATE, to_mjcf
+        from ...formats.mjcf.write import STEPS_PER_RATE, to_mjcf
 
         mj = require_mujoco()
         if rate <= 0 or substeps < 1:

@@ -65,7 +65,7 @@ from typing import Any
 import numpy as np
 import rapier3d as r
 
-from ...dialects import portable_joints
+from ...dialects.common import portable_joints
 from ...gltf.transforms import decompose, quat_multiply, quat_to_matrix
 from ...model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit, Pose
 from ...model.scene import PhysicsScene

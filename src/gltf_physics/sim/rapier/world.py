@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import rapier3d as rp
 
-from ...dialects.pointers import body_family
+from ...dialects.common.pointers import body_family
 from ...gltf.hierarchy import ancestors, parents
 from ...gltf.transforms import decompose, matrix_to_quat
 from ...model import Body, MotionType, PhysicsScene
