@@ -3,24 +3,46 @@ the extension names it gates on must be exactly the ones each reader reads."""
 
 from __future__ import annotations
 
-import importlib
+import ast
+import re
 import subprocess
 import sys
+from pathlib import Path
 
-from gltf_physics.dialects import FAMILIES, PHYSICS_EXTENSIONS
-from gltf_physics.dialects.common.checks import PHYSICS_EXTENSIONS as CHECKED
+from gltf_physics.dialects import registry
+from gltf_physics.dialects.registry import FAMILIES, PHYSICS_EXTENSIONS
 from scale_helpers import ball, env, write
 
-
-def test_each_family_gates_on_exactly_the_extensions_its_module_reads() -> None:
-    for name, names in FAMILIES.items():
-        module = importlib.import_module(f"gltf_physics.dialects.{name}")
-        assert names == module.EXTENSIONS, name
+SRC = Path(registry.__file__).parents[1]
 
 
-def test_the_writers_strip_every_extension_the_checkers_know() -> None:
-    assert sorted(PHYSICS_EXTENSIONS) == sorted(CHECKED)
+def test_each_family_module_reads_exactly_its_registry_record() -> None:
+    for family in FAMILIES:
+        assert family.extensions == family.module().EXTENSIONS, family.key
+
+
+def test_the_registry_lists_every_physics_extension_once() -> None:
     assert len(set(PHYSICS_EXTENSIONS)) == len(PHYSICS_EXTENSIONS) == 14
+    assert [f.key for f in FAMILIES] == ["omi_physics", "khr_physics", "omi_vehicle", "omi_gravity", "omi_seat"]
+
+
+def _name_literals(path: Path) -> list[tuple[int, str]]:
+    """String constants in ``path`` that are exactly an extension name (not prose that mentions one)."""
+    names = set(PHYSICS_EXTENSIONS)
+    return [(node.lineno, node.value) for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Constant) and node.value in names]
+
+
+def test_no_module_but_the_registry_spells_an_extension_name() -> None:
+    spelled = {str(path.relative_to(SRC)): found for path in sorted(SRC.rglob("*.py"))
+               if path != Path(registry.__file__) and (found := _name_literals(path))}
+    assert spelled == {}
+
+
+def test_the_registry_spells_each_name_once() -> None:
+    text = Path(registry.__file__).read_text()
+    for name in PHYSICS_EXTENSIONS:
+        assert len(re.findall(rf'"{name}"', text)) == 1, name
 
 
 PROBE = """

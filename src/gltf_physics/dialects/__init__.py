@@ -1,4 +1,5 @@
-"""One module per extension family (DESIGN §1). Nothing outside this package spells an extension's JSON.
+"""One folder per extension family, listed in :mod:`.registry`. Nothing outside this package spells an
+extension's JSON.
 
 ``read_scene`` runs every family's reader in dependency order (shapes before the bodies that use them,
 bodies before joints, vehicles and gravity). ``write_scene`` writes a scene in the newest OMI or KHR form
@@ -7,51 +8,23 @@ into a copy of the document stripped of every physics extension it knows.
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
 from typing import Any, Literal
 
 from ..gltf.document import Document
 from ..gltf.jsontext import copy_json
 from ..model import PhysicsScene
 from .common.context import ExtIndex, Loss, ReadContext, WriteContext, gc_paused, reading
+from .registry import PHYSICS_EXTENSIONS, families_named, written_for
 
-# Each family's reader module and the extensions it reads, in reading order. The names are spelled here as
-# well as in the modules (their ``EXTENSIONS``; tests/test_dialects_lazy.py checks the two agree) so that a
-# document is read with only the modules of the families it names: importing every reader and writer is
-# ~0.02 s CPU, a tenth of `info`'s start-up budget on a small file (issue 14).
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "omi_physics.body": ("OMI_collider", "OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint"),
-    "khr_physics.rigid_bodies": ("KHR_rigid_bodies", "KHR_physics_rigid_bodies", "KHR_collision_shapes",
-                         "KHR_implicit_shapes"),
-    "omi_vehicle.vehicle": ("OMI_vehicle_body", "OMI_vehicle_wheel", "OMI_vehicle_thruster",
-                            "OMI_vehicle_hover_thruster"),
-    "omi_gravity.gravity": ("OMI_physics_gravity",),
-    "omi_seat.seat": ("OMI_seat",),
-}
-
-# Every extension name the readers understand, so a writer can strip them before writing the target form.
-PHYSICS_EXTENSIONS: tuple[str, ...] = tuple(name for names in FAMILIES.values() for name in names)
-
-
-def family_module(name: str) -> ModuleType:
-    """The module of the family ``name`` (a key of :data:`FAMILIES`), imported on first use."""
-    return importlib.import_module(f".{name}", __name__)
-
-
-def _readers(index: ExtIndex) -> list[ModuleType]:
-    """The reader modules of the families the document names, in extensionsUsed or as an ``extensions`` key
-    of the document or a node: a family none of whose names appears finds nothing to detect or read."""
-    return [family_module(name) for name, names in FAMILIES.items()
-            if any(ext in index.used or index.named(ext) for ext in names)]
+__all__ = ["PHYSICS_EXTENSIONS", "detect_generations", "read_scene", "write_scene"]
 
 
 def detect_generations(doc: Document, index: ExtIndex | None = None) -> dict[str, str]:
-    """Extension name → generation id (DIGEST §0) for every physics extension the document uses."""
+    """Extension name → generation id for every physics extension the document uses."""
     index = index or ExtIndex(doc.json)
     found: dict[str, str] = {}
-    for module in _readers(index):
-        found.update(module.detect(doc.json, index))
+    for family in families_named(index):
+        found.update(family.detect(doc.json, index))
     return found
 
 
@@ -70,12 +43,15 @@ def read_scene(doc: Document, index: ExtIndex | None = None) -> PhysicsScene:
     with reading():
         ctx = ReadContext.for_document(doc, index)
         ctx.scene.generations = detect_generations(doc, ctx.index)
-        for module in _readers(ctx.index):
-            module.read(ctx)
+        for family in families_named(ctx.index):
+            family.read(ctx)
     return ctx.scene
 
 
 def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
+    """``scene`` written into a copy of ``doc`` in the newest OMI (``family="omi"``) or KHR form, with every
+    physics extension of ``doc`` replaced and everything else kept; returns the copy and what the target form
+    could not express."""
     with gc_paused():  # like reading: a big document's copy and edits make ~10^6 objects, none cyclic
         return _write_scene(scene, doc, family)
 
@@ -84,9 +60,8 @@ def _write_scene(scene: PhysicsScene, doc: Document,
                  family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
     out, stripped = _stripped_copy(doc.json, PHYSICS_EXTENSIONS)
     ctx = WriteContext(gltf=out, scene=scene, family=family, source=doc)
-    main = "omi_physics.body" if family == "omi" else "khr_physics.rigid_bodies"
-    for name in (main, "omi_vehicle.vehicle", "omi_gravity.gravity", "omi_seat.seat"):
-        family_module(name).write(ctx)
+    for writer in written_for(family):
+        writer.write(ctx)
     _drop_emptied(out, doc.json, stripped)
     return Document(json=out, buffers=list(doc.buffers), path=doc.path, is_glb=doc.is_glb), ctx.losses
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..dialects import checks_omi_extras
-from ..dialects.common.checks import PHYSICS_EXTENSIONS, Checker
+from ..dialects.common.checks import Checker
 from ..dialects.common.context import ExtIndex, gc_paused
-from ..dialects.khr_physics import checks as checks_khr
-from ..dialects.omi_physics import checks as checks_omi
+from ..dialects.registry import FAMILIES, PHYSICS_EXTENSIONS
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from . import core, hints, runtime, semantic, writable
@@ -19,9 +17,7 @@ from .rules import Severity, severity_of
 
 STRUCTURAL: tuple[tuple[str, Checker], ...] = (
     ("core glTF", core.check),
-    ("OMI physics", checks_omi.check),
-    ("KHR physics", checks_khr.check),
-    ("OMI gravity/seat/vehicle", checks_omi_extras.check),
+    *((family.key, family.check) for family in FAMILIES),
     ("JSON text", writable.check),  # last: the physics checks name their own values first
 )
 

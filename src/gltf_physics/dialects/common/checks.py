@@ -13,6 +13,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..registry import (
+    KHR_PHYSICS_RIGID_BODIES,
+    KHR_RIGID_BODIES,
+    OMI_COLLIDER,
+    OMI_PHYSICS_BODY,
+    OMI_PHYSICS_JOINT,
+    OMI_PHYSICS_SHAPE,
+    PHYSICS_EXTENSIONS,
+)
 from .context import ExtIndex
 
 
@@ -24,13 +33,6 @@ WARNING = 1
 ERROR = 0
 INFO = 2
 
-# Every physics extension a checker knows (GEN-1 looks for these in extensionsUsed).
-OMI_EXTENSIONS = ("OMI_collider", "OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint",
-                  "OMI_physics_gravity", "OMI_seat", "OMI_vehicle_body", "OMI_vehicle_wheel",
-                  "OMI_vehicle_thruster", "OMI_vehicle_hover_thruster")
-KHR_EXTENSIONS = ("KHR_physics_rigid_bodies", "KHR_rigid_bodies", "KHR_collision_shapes",
-                  "KHR_implicit_shapes")
-PHYSICS_EXTENSIONS = OMI_EXTENSIONS + KHR_EXTENSIONS
 
 
 def is_int(v: Any) -> bool:
@@ -387,11 +389,11 @@ def node_family(gltf: dict[str, Any], node: int) -> str | None:
     ext = n.get("extensions") if isinstance(n, dict) else None
     if not isinstance(ext, dict):
         return None
-    if "KHR_physics_rigid_bodies" in ext or "KHR_rigid_bodies" in ext:
+    if KHR_PHYSICS_RIGID_BODIES in ext or KHR_RIGID_BODIES in ext:
         return "khr"
-    if "OMI_collider" in ext:
+    if OMI_COLLIDER in ext:
         return "collider"
-    if "OMI_physics_body" in ext or "OMI_physics_shape" in ext:
+    if OMI_PHYSICS_BODY in ext or OMI_PHYSICS_SHAPE in ext:
         return "omi"
     return None
 
@@ -403,9 +405,9 @@ def joint_family(gltf: dict[str, Any], node: int) -> str | None:
     ext = n.get("extensions") if isinstance(n, dict) else None
     if not isinstance(ext, dict):
         return None
-    if "KHR_physics_rigid_bodies" in ext or "KHR_rigid_bodies" in ext:
+    if KHR_PHYSICS_RIGID_BODIES in ext or KHR_RIGID_BODIES in ext:
         return "khr"
-    j = ext.get("OMI_physics_joint")
+    j = ext.get(OMI_PHYSICS_JOINT)
     if isinstance(j, dict):
         return "joint1" if "constraints" in j or "nodeA" in j else "joint"
     return None
@@ -416,5 +418,5 @@ def is_legacy_body(gltf: dict[str, Any], node: int) -> bool:
     nodes = gltf.get("nodes")
     n = nodes[node] if isinstance(nodes, list) and 0 <= node < len(nodes) else None
     ext = n.get("extensions") if isinstance(n, dict) else None
-    body = ext.get("OMI_physics_body") if isinstance(ext, dict) else None
+    body = ext.get(OMI_PHYSICS_BODY) if isinstance(ext, dict) else None
     return isinstance(body, dict) and "type" in body

@@ -28,13 +28,23 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ...model import Body
+from ..registry import (
+    KHR_PHYSICS_RIGID_BODIES,
+    OMI_PHYSICS_BODY,
+    OMI_PHYSICS_GRAVITY,
+    OMI_PHYSICS_JOINT,
+    OMI_VEHICLE_BODY,
+    OMI_VEHICLE_HOVER_THRUSTER,
+    OMI_VEHICLE_THRUSTER,
+    OMI_VEHICLE_WHEEL,
+)
 
-KHR = "KHR_physics_rigid_bodies"
-OMI_BODY = "OMI_physics_body"
-OMI_JOINT = "OMI_physics_joint"
-OMI_VEHICLE = "OMI_vehicle_body"
+KHR = KHR_PHYSICS_RIGID_BODIES
+OMI_BODY = OMI_PHYSICS_BODY
+OMI_JOINT = OMI_PHYSICS_JOINT
+OMI_VEHICLE = OMI_VEHICLE_BODY
 OMI_WHEEL, OMI_THRUSTER, OMI_HOVER, OMI_GRAVITY = (
-    "OMI_vehicle_wheel", "OMI_vehicle_thruster", "OMI_vehicle_hover_thruster", "OMI_physics_gravity")
+    OMI_VEHICLE_WHEEL, OMI_VEHICLE_THRUSTER, OMI_VEHICLE_HOVER_THRUSTER, OMI_PHYSICS_GRAVITY)
 
 MOTION_FIELDS = {
     "linearVelocity": "linear_velocity",

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common.body_checks import compound_parts, drive_fields, filter_lists
 from ..common.checks import WARNING, Emit, Json
 from ..common.context import ExtIndex
-from ..omi_physics.checks import _filter, compound_parts, drive_fields
+from ..registry import KHR_COLLISION_SHAPES, KHR_IMPLICIT_SHAPES, KHR_PHYSICS_RIGID_BODIES, KHR_RIGID_BODIES
 
-BODY_EXTS = ("KHR_physics_rigid_bodies", "KHR_rigid_bodies")
+BODY_EXTS = (KHR_PHYSICS_RIGID_BODIES, KHR_RIGID_BODIES)
 IMPLICIT_TYPES = ("sphere", "box", "capsule", "cylinder", "plane")
 COLLISION_TYPES = ("sphere", "box", "capsule", "cylinder", "convex", "trimesh", "mesh")
 COMBINE = ("average", "minimum", "maximum", "multiply")
@@ -17,7 +18,7 @@ COMBINE = ("average", "minimum", "maximum", "multiply")
 
 def check(gltf: dict[str, Any], emit: Emit, index: ExtIndex | None = None) -> None:
     j = Json(gltf, emit, index)
-    n_shapes = _shapes(j, "KHR_implicit_shapes") + _shapes(j, "KHR_collision_shapes")
+    n_shapes = _shapes(j, KHR_IMPLICIT_SHAPES) + _shapes(j, KHR_COLLISION_SHAPES)
     for name in BODY_EXTS:
         counts = _doc(j, name)
         for i, ptr, ext in j.nodes_with(name):
@@ -31,8 +32,8 @@ def _shapes(j: Json, name: str) -> int:
         return 0
     ptr, ext = doc
     items = j.items(ext, "shapes", ptr, "KIS-1", "shape")
-    known = IMPLICIT_TYPES if name == "KHR_implicit_shapes" else COLLISION_TYPES
-    strict = name == "KHR_implicit_shapes" or any(s.get("type") == "mesh" for _, _, s in items)
+    known = IMPLICIT_TYPES if name == KHR_IMPLICIT_SHAPES else COLLISION_TYPES
+    strict = name == KHR_IMPLICIT_SHAPES or any(s.get("type") == "mesh" for _, _, s in items)
     for _, sptr, s in items:
         _shape(j, s, sptr, known, strict)
     return len(ext["shapes"]) if isinstance(ext.get("shapes"), list) else 0
@@ -65,7 +66,7 @@ def _shape(j: Json, s: dict[str, Any], ptr: str, known: tuple[str, ...], strict:
             return
         p, pptr = got, f"{ptr}/{kind}"
     _params(j, kind, p, pptr, strict)
-    shape_ext = s.get("extensions", {}).get("KHR_physics_rigid_bodies") if isinstance(s.get("extensions"),
+    shape_ext = s.get("extensions", {}).get(KHR_PHYSICS_RIGID_BODIES) if isinstance(s.get("extensions"),
                                                                                        dict) else None
     if isinstance(shape_ext, dict):
         j.boolean(shape_ext, "convexHull", f"{ptr}/extensions/KHR_physics_rigid_bodies")
@@ -121,7 +122,7 @@ def _doc(j: Json, name: str) -> dict[str, int]:
         for key in ("frictionCombine", "restitutionCombine"):
             j.enum(m, key, mptr, combine, "GLTF-VALUE", required=False)
     for _, fptr, f in j.items(ext, "collisionFilters", ptr, "GLTF-VALUE", "filter", required=False):
-        _filter(j, f, fptr, "KRB-10")
+        filter_lists(j, f, fptr, "KRB-10")
     key = "physicsJoints" if name == BODY_EXTS[0] else "physicsJointLimits"
     for _, jptr, joint in j.items(ext, key, ptr, "GLTF-VALUE", "joint", required=False):
         _joint_settings(j, joint, jptr)

@@ -29,10 +29,11 @@ from ...model import (
     Trigger,
 )
 from ..common.context import ExtIndex, PendingJoint, ReadContext, WriteContext, array, index, num, to_float, vec
+from ..registry import KHR_PHYSICS_FAMILY, KHR_RIGID_BODIES
 from .shapes import BODIES_EXT, COLLISION_SHAPES, IMPLICIT_SHAPES, read_shapes
 
-GEN0_EXT = "KHR_rigid_bodies"
-EXTENSIONS: tuple[str, ...] = (GEN0_EXT, BODIES_EXT, COLLISION_SHAPES, IMPLICIT_SHAPES)
+GEN0_EXT = KHR_RIGID_BODIES
+EXTENSIONS: tuple[str, ...] = KHR_PHYSICS_FAMILY.extensions
 
 GEN0 = "gen0-khr-rigid-bodies"
 GEN1 = "gen1-collision-shapes"

@@ -15,10 +15,11 @@ from typing import Any
 
 from ...model import Box, Capsule, Cylinder, MeshShape, Plane, Shape, Sphere
 from ..common.context import ReadContext, array, index, node_ext, num, to_float, vec
+from ..registry import KHR_COLLISION_SHAPES, KHR_IMPLICIT_SHAPES, KHR_PHYSICS_RIGID_BODIES
 
-COLLISION_SHAPES = "KHR_collision_shapes"
-IMPLICIT_SHAPES = "KHR_implicit_shapes"
-BODIES_EXT = "KHR_physics_rigid_bodies"
+COLLISION_SHAPES = KHR_COLLISION_SHAPES
+IMPLICIT_SHAPES = KHR_IMPLICIT_SHAPES
+BODIES_EXT = KHR_PHYSICS_RIGID_BODIES
 
 PRIMITIVES = ("sphere", "box", "capsule", "cylinder", "plane")
 

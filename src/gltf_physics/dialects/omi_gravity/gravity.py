@@ -29,9 +29,10 @@ from ...model.gravity import DOWN
 from ...model.shapes import Vec3
 from ..common.context import ExtIndex, ReadContext, WriteContext, index, num, to_float, vec
 from ..omi_physics.shape import add_shape
+from ..registry import OMI_GRAVITY_FAMILY, OMI_PHYSICS_GRAVITY
 
-EXT = "OMI_physics_gravity"
-EXTENSIONS: tuple[str, ...] = (EXT,)
+EXT = OMI_PHYSICS_GRAVITY
+EXTENSIONS: tuple[str, ...] = OMI_GRAVITY_FAMILY.extensions
 GEN = "gen1"
 
 _TYPES = {t.value: t for t in GravityType}

@@ -23,6 +23,7 @@ from typing import Any
 
 from ...model import Body, Collider, CollisionFilter, CombineMode, PhysicsMaterial, Shape, Trigger
 from ..common.context import ExtIndex, ReadContext, WriteContext, array, index, node_ext, num
+from ..registry import OMI_PHYSICS_BODY, OMI_PHYSICS_FAMILY
 from . import collider as omi_collider
 from . import joint as omi_joint
 from . import shape as omi_shape
@@ -30,9 +31,9 @@ from .motion import motion
 
 COLLIDER_EXT = omi_collider.COLLIDER_EXT
 SHAPE_EXT = omi_shape.SHAPE_EXT
-BODY_EXT = "OMI_physics_body"
+BODY_EXT = OMI_PHYSICS_BODY
 JOINT_EXT = omi_joint.JOINT_EXT
-EXTENSIONS: tuple[str, ...] = (COLLIDER_EXT, SHAPE_EXT, BODY_EXT, JOINT_EXT)
+EXTENSIONS: tuple[str, ...] = OMI_PHYSICS_FAMILY.extensions
 
 TYPE_GEN1, TYPE_GEN2 = "gen1-type", "gen2-type-dynamic"
 MOTION_GEN3, MOTION_GEN4 = "gen3-motion", "gen4-materials"

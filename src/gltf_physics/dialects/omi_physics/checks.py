@@ -6,8 +6,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..common.checks import WARNING, Emit, Json, check_extensions_used, is_int
+from ..common.body_checks import compound_parts, drive_fields, filter_lists
+from ..common.checks import WARNING, Emit, Json, check_extensions_used
 from ..common.context import ExtIndex
+from ..registry import OMI_COLLIDER, OMI_PHYSICS_BODY, OMI_PHYSICS_JOINT, OMI_PHYSICS_SHAPE
 
 COLLIDER_TYPES = ("box", "sphere", "capsule", "cylinder", "hull", "trimesh")
 GEN1_BODY_TYPES = ("static", "kinematic", "character", "rigid", "vehicle", "trigger")
@@ -33,7 +35,7 @@ def check(gltf: dict[str, Any], emit: Emit, index: ExtIndex | None = None) -> No
 
 # ------------------------------------------------------------------ OMI_collider (§2)
 def _collider_doc(j: Json) -> int:
-    doc = j.doc_ext("OMI_collider")
+    doc = j.doc_ext(OMI_COLLIDER)
     if doc is None:
         return 0
     ptr, ext = doc
@@ -68,15 +70,15 @@ def _old_capsule(code: str, j: Json, ptr: str, radius: float | None, height: flo
 
 
 def _collider_nodes(j: Json, n_colliders: int) -> None:
-    colliders = (j.gltf.get("extensions") or {}).get("OMI_collider") if isinstance(j.gltf.get("extensions"),
+    colliders = (j.gltf.get("extensions") or {}).get(OMI_COLLIDER) if isinstance(j.gltf.get("extensions"),
                                                                                    dict) else None
     array = colliders.get("colliders") if isinstance(colliders, dict) else None
-    for i, ptr, ext in j.nodes_with("OMI_collider"):
+    for i, ptr, ext in j.nodes_with(OMI_COLLIDER):
         idx = j.index(ext, "collider", ptr, n_colliders, "OMI_collider collider", code="COL-3", required=True)
         body_node = _legacy_body_of(j, i, ptr)
         if idx is None or body_node is None or not isinstance(array, list):
             continue
-        body = j.node_ext(body_node, "OMI_physics_body")
+        body = j.node_ext(body_node, OMI_PHYSICS_BODY)
         col = array[idx]
         if isinstance(body, dict) and isinstance(col, dict) and isinstance(body.get("type"), str):
             is_trigger = col.get("isTrigger") is True
@@ -87,13 +89,13 @@ def _collider_nodes(j: Json, n_colliders: int) -> None:
 
 def _legacy_body_of(j: Json, node: int, ptr: str) -> int | None:
     """BT-5: an OMI_collider belongs to the body on its own node or its parent; deeper ⇒ static."""
-    if j.node_ext(node, "OMI_physics_body") is not None:
+    if j.node_ext(node, OMI_PHYSICS_BODY) is not None:
         return node
     parent = j.parent_of[node] if node < len(j.parent_of) else None
-    if parent is not None and j.node_ext(parent, "OMI_physics_body") is not None:
+    if parent is not None and j.node_ext(parent, OMI_PHYSICS_BODY) is not None:
         return parent
     for a in j.ancestors(node):
-        if j.node_ext(a, "OMI_physics_body") is not None:
+        if j.node_ext(a, OMI_PHYSICS_BODY) is not None:
             j.emit("BT-5", ptr, f"this collider is not a direct child of body node {a}, so it is static; "
                                 "make "
                    "the collider node a direct child of the body")
@@ -103,7 +105,7 @@ def _legacy_body_of(j: Json, node: int, ptr: str) -> int | None:
 
 # ------------------------------------------------------------------ OMI_physics_shape (§4)
 def _shape_doc(j: Json) -> int:
-    doc = j.doc_ext("OMI_physics_shape")
+    doc = j.doc_ext(OMI_PHYSICS_SHAPE)
     if doc is None:
         return 0
     ptr, ext = doc
@@ -127,7 +129,7 @@ def _quiet_bodies(j: Json) -> list[tuple[int, str, dict[str, Any]]]:
     out = []
     for i, node in enumerate(j.nodes):
         ext = node.get("extensions") if isinstance(node, dict) else None
-        body = ext.get("OMI_physics_body") if isinstance(ext, dict) else None
+        body = ext.get(OMI_PHYSICS_BODY) if isinstance(ext, dict) else None
         if isinstance(body, dict):
             out.append((i, f"/nodes/{i}/extensions/OMI_physics_body", body))
     return out
@@ -142,12 +144,12 @@ def _current_generation(j: Json) -> bool:
     radii, physicsJoints or vehicles. With it, an old capsule/cylinder 'radius' is SHAPE-10."""
     ext = j.gltf.get("extensions")
     ext = ext if isinstance(ext, dict) else {}
-    if isinstance(ext.get("OMI_physics_body"), dict):
+    if isinstance(ext.get(OMI_PHYSICS_BODY), dict):
         return True
-    joint = ext.get("OMI_physics_joint")
+    joint = ext.get(OMI_PHYSICS_JOINT)
     if isinstance(joint, dict) and "physicsJoints" in joint:
         return True
-    shapes = ext.get("OMI_physics_shape", {}).get("shapes") if isinstance(ext.get("OMI_physics_shape"),
+    shapes = ext.get(OMI_PHYSICS_SHAPE, {}).get("shapes") if isinstance(ext.get(OMI_PHYSICS_SHAPE),
                                                                           dict) else None
     for s in shapes if isinstance(shapes, list) else []:
         sub = s.get(s.get("type")) if isinstance(s, dict) and isinstance(s.get("type"), str) else None
@@ -234,17 +236,17 @@ def _round_params(j: Json, kind: str, p: dict[str, Any], ptr: str, current: bool
 
 def _shape_nodes(j: Json, n_shapes: int) -> None:
     """gen1/gen2 node-level OMI_physics_shape {shape} (BT-7)."""
-    for _, ptr, ext in j.nodes_with("OMI_physics_shape"):
+    for _, ptr, ext in j.nodes_with(OMI_PHYSICS_SHAPE):
         j.index(ext, "shape", ptr, n_shapes, "OMI_physics_shape shape", required=True)
 
 
 # ------------------------------------------------------------------ OMI_physics_body (§3)
 def _bodies(j: Json, n_shapes: int) -> None:
-    doc = j.doc_ext("OMI_physics_body")
+    doc = j.doc_ext(OMI_PHYSICS_BODY)
     n_mat = n_fil = 0
     if doc is not None:
         n_mat, n_fil = _body_doc(j, *doc)
-    bodies = list(j.nodes_with("OMI_physics_body"))
+    bodies = list(j.nodes_with(OMI_PHYSICS_BODY))
     legacy = [b for b in bodies if "type" in b[2]]
     era = _legacy_era(j, legacy)
     for i, ptr, body in bodies:
@@ -263,17 +265,10 @@ def _body_doc(j: Json, ptr: str, ext: dict[str, Any]) -> tuple[int, int]:
             j.enum(m, key, mptr, COMBINE, "BODY-9", required=False)
     filters = j.items(ext, "collisionFilters", ptr, "GLTF-VALUE", "filter", required=False)
     for _, fptr, f in filters:
-        _filter(j, f, fptr, "BODY-8")
+        filter_lists(j, f, fptr, "BODY-8")
     return (len(ext["physicsMaterials"]) if isinstance(ext.get("physicsMaterials"), list) else 0,
             len(ext["collisionFilters"]) if isinstance(ext.get("collisionFilters"), list) else 0)
 
-
-def _filter(j: Json, f: dict[str, Any], ptr: str, code: str) -> None:
-    """BODY-8 / KRB-10: never both collideWithSystems and notCollideWithSystems."""
-    keys = ("collisionSystems", "collideWithSystems", "notCollideWithSystems")
-    lists = {k: j.strings(f, k, ptr) for k in keys}
-    if lists["collideWithSystems"] and lists["notCollideWithSystems"]:
-        j.emit(code, ptr, "the filter has both collideWithSystems and notCollideWithSystems; keep only one")
 
 
 def _legacy_era(j: Json, legacy: list[tuple[int, str, dict[str, Any]]]) -> str | None:
@@ -282,7 +277,7 @@ def _legacy_era(j: Json, legacy: list[tuple[int, str, dict[str, Any]]]) -> str |
     if types & {"rigid", "character", "vehicle"}:
         return "gen1"
     ext = j.gltf.get("extensions")
-    if isinstance(ext, dict) and "OMI_collider" in ext:
+    if isinstance(ext, dict) and OMI_COLLIDER in ext:
         return "gen1"  # OMI_collider was archived before 'dynamic' existed
     return "gen2" if "dynamic" in types else None
 
@@ -340,45 +335,13 @@ def _trigger(j: Json, node: int, t: dict[str, Any], ptr: str, n_shapes: int, n_f
         if "collisionFilter" in t:
             j.emit("BODY-6", f"{ptr}/collisionFilter", "a compound ('nodes') trigger has no collisionFilter; "
                    "put the filter on its parts")
-        compound_parts(j, node, t, ptr, "BODY-7", "OMI_physics_body", "shape")
+        compound_parts(j, node, t, ptr, "BODY-7", OMI_PHYSICS_BODY, "shape")
 
-
-def compound_parts(j: Json, node: int, t: dict[str, Any], ptr: str, code: str, ext_name: str,
-                   simple_key: str) -> None:
-    """BODY-7 / KRB-4: 'nodes' is a non-empty list of unique strict descendants that carry a trigger."""
-    nodes = j.array(t["nodes"], f"{ptr}/nodes")
-    if nodes is None:
-        return
-    if not nodes:
-        j.emit(code, f"{ptr}/nodes", "'nodes' is empty; a compound trigger lists at least one descendant "
-                                     "trigger")
-    seen: set[int] = set()
-    for k, v in enumerate(nodes):
-        eptr = f"{ptr}/nodes/{k}"
-        n = j.index_value(v, eptr, len(j.nodes), "node")
-        if n is None:
-            continue
-        if n in seen:
-            j.emit(code, eptr, f"node {n} is listed twice; list each part once")
-        seen.add(n)
-        if not j.is_strict_descendant(n, node):
-            j.emit(code, eptr, f"node {n} is not a descendant of the compound trigger's node {node}; move it "
-                   "under that node or remove it from 'nodes'")
-            continue
-        ext = j.node_ext(n, ext_name)
-        part = ext.get("trigger") if isinstance(ext, dict) else None
-        if not isinstance(part, dict):
-            j.emit(code, eptr, f"node {n} has no trigger of its own; give it a trigger or remove it from "
-                               "'nodes'")
-        elif "nodes" in part and simple_key not in part:
-            j.emit(code, eptr, f"node {n} is itself a compound trigger; nested compounds are not defined, "
-                               "list "
-                   "its parts directly", WARNING)
 
 
 # ------------------------------------------------------------------ OMI_physics_joint (§5)
 def _joints(j: Json) -> None:
-    doc = j.doc_ext("OMI_physics_joint")
+    doc = j.doc_ext(OMI_PHYSICS_JOINT)
     n_constraints = n_joints = 0
     if doc is not None:
         ptr, ext = doc
@@ -386,7 +349,7 @@ def _joints(j: Json) -> None:
             n_constraints = _constraints(j, ptr, ext)
         if "physicsJoints" in ext:
             n_joints = _physics_joints(j, ptr, ext)
-    for i, ptr, ext in j.nodes_with("OMI_physics_joint"):
+    for i, ptr, ext in j.nodes_with(OMI_PHYSICS_JOINT):
         if "constraints" in ext or "nodeA" in ext or "nodeB" in ext:
             _joint1_node(j, i, ext, ptr, n_constraints)
         else:
@@ -453,22 +416,6 @@ def _limit(j: Json, lim: dict[str, Any], ptr: str) -> None:
         j.minimum(lim, key, ptr, 0.0, "JOINT-7")
 
 
-def drive_fields(j: Json, d: dict[str, Any], ptr: str, required_code: str, negative_code: str) -> None:
-    """JOINT-8 / KRB-8 (type, mode, axis present) and JOINT-7 / KRB-7 (no negative gains)."""
-    for key in ("type", "mode"):
-        if key not in d:
-            j.emit(required_code, ptr, f"the drive needs '{key}'")
-        else:
-            j.string(d, key, ptr)
-    if "axis" not in d:
-        j.emit(required_code, ptr, "the drive needs 'axis' (0, 1 or 2)")
-    elif not is_int(d["axis"]) or not 0 <= d["axis"] <= 2:
-        j.emit(required_code, f"{ptr}/axis", f"axis {d['axis']!r} is not 0, 1 or 2")
-    for key in ("maxForce", "stiffness", "damping"):
-        j.minimum(d, key, ptr, 0.0, negative_code)
-    for key in ("positionTarget", "velocityTarget"):
-        j.number(d, key, ptr)
-
 
 def _joint1_node(j: Json, node: int, ext: dict[str, Any], ptr: str, n_constraints: int) -> None:
     if "constraints" not in ext:
@@ -493,7 +440,7 @@ def _joint1_node(j: Json, node: int, ext: dict[str, Any], ptr: str, n_constraint
 
 def _jointed_kind(j: Json, key: str, n: int, ptr: str) -> str | None:
     """JOINT1-7: nodeA/nodeB carry OMI_physics_body and are not triggers. Returns 'dynamic'/'other'."""
-    body = j.node_ext(n, "OMI_physics_body")
+    body = j.node_ext(n, OMI_PHYSICS_BODY)
     if not isinstance(body, dict):
         j.emit("JOINT1-7", f"{ptr}/{key}", f"{key} (node {n}) has no OMI_physics_body; joints connect bodies")
         return None
@@ -523,7 +470,7 @@ def _own_node(j: Json, node: int, ptr: str, code: str) -> None:
     n = j.nodes[node]
     ext = n.get("extensions") if isinstance(n.get("extensions"), dict) else {}
     extra = [k for k in ("mesh", "camera") if k in n]
-    extra += [k for k in ("KHR_lights_punctual", "OMI_physics_body", "OMI_physics_shape", "OMI_collider")
+    extra += [k for k in ("KHR_lights_punctual", OMI_PHYSICS_BODY, OMI_PHYSICS_SHAPE, OMI_COLLIDER)
               if k in ext]
     if extra:
         j.emit(code, ptr, f"the joint node also carries {', '.join(extra)}; put the joint on its own empty "

@@ -21,11 +21,12 @@ from typing import Any
 
 from ...model import Body, Collider, Shape, Trigger
 from ..common.context import ReadContext, array
+from ..registry import OMI_COLLIDER, OMI_PHYSICS_BODY
 from . import shape as omi_shape
 from .motion import LEGACY_TYPES, legacy_motion
 
-COLLIDER_EXT = "OMI_collider"
-BODY_EXT = "OMI_physics_body"
+COLLIDER_EXT = OMI_COLLIDER
+BODY_EXT = OMI_PHYSICS_BODY
 
 
 def read_collider_shapes(ctx: ReadContext) -> list[tuple[Shape | None, bool]]:

@@ -31,9 +31,10 @@ from ..common.context import (
 )
 from ..common.joint_settings import Family, JointSettings, axes, read_settings, settings_json, split_limits
 from ..common.pose_bulk import clear_matches
+from ..registry import OMI_PHYSICS_BODY, OMI_PHYSICS_JOINT
 
-JOINT_EXT = "OMI_physics_joint"
-BODY_EXT = "OMI_physics_body"
+JOINT_EXT = OMI_PHYSICS_JOINT
+BODY_EXT = OMI_PHYSICS_BODY
 GEN1 = "gen1-constraints"
 GEN2 = "gen2-physicsJoints"
 

@@ -18,8 +18,9 @@ from typing import Any
 
 from ...model import Box, Capsule, Cylinder, MeshShape, Plane, Shape, Sphere
 from ..common.context import ReadContext, WriteContext, doc_ext, index, num, vec, writable
+from ..registry import OMI_PHYSICS_SHAPE
 
-SHAPE_EXT = "OMI_physics_shape"
+SHAPE_EXT = OMI_PHYSICS_SHAPE
 
 GEN1_FLAT = "gen1-flat"
 GEN2_NODEEXT = "gen2-subjson-nodeext"

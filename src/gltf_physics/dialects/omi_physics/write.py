@@ -36,11 +36,12 @@ from ...model import Box as BoxShape
 from ...model.mass import MassProperties, colliders_by_body, document_mesh_source
 from ..common.combine_modes import explicit_modes, loss_message
 from ..common.context import WriteContext
+from ..registry import OMI_PHYSICS_BODY
 from . import joint as omi_joint
 from . import shape as omi_shape
 from .mass import BodyMasses, Measured
 
-BODY_EXT = "OMI_physics_body"
+BODY_EXT = OMI_PHYSICS_BODY
 HUGE_INERTIA = 1.0e9
 PLANE_THICKNESS = 0.1
 PLANE_EXTENT = 1000.0

@@ -15,9 +15,10 @@ from typing import Any
 from ...model import Seat
 from ...model.shapes import Vec3
 from ..common.context import ExtIndex, ReadContext, WriteContext, num, to_float
+from ..registry import OMI_SEAT, OMI_SEAT_FAMILY
 
-EXT = "OMI_seat"
-EXTENSIONS: tuple[str, ...] = (EXT,)
+EXT = OMI_SEAT
+EXTENSIONS: tuple[str, ...] = OMI_SEAT_FAMILY.extensions
 GEN = "gen1"
 DEFAULT_ANGLE = math.pi / 2
 _POINTS = ("back", "foot", "knee")

@@ -37,12 +37,19 @@ from ...model import HoverThruster, Thruster, Vehicle, Wheel
 from ...model.bodies import ZERO3
 from ...model.shapes import Vec3
 from ..common.context import ExtIndex, ReadContext, WriteContext, array, index, num, to_float, vec
+from ..registry import (
+    OMI_VEHICLE_BODY,
+    OMI_VEHICLE_FAMILY,
+    OMI_VEHICLE_HOVER_THRUSTER,
+    OMI_VEHICLE_THRUSTER,
+    OMI_VEHICLE_WHEEL,
+)
 
-BODY = "OMI_vehicle_body"
-WHEEL = "OMI_vehicle_wheel"
-THRUSTER = "OMI_vehicle_thruster"
-HOVER = "OMI_vehicle_hover_thruster"
-EXTENSIONS: tuple[str, ...] = (BODY, WHEEL, THRUSTER, HOVER)
+BODY = OMI_VEHICLE_BODY
+WHEEL = OMI_VEHICLE_WHEEL
+THRUSTER = OMI_VEHICLE_THRUSTER
+HOVER = OMI_VEHICLE_HOVER_THRUSTER
+EXTENSIONS: tuple[str, ...] = OMI_VEHICLE_FAMILY.extensions
 
 GEN1 = "gen1-current"
 GEN2 = "gen2-target"
