@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> None:
         limit = args.memory * 1024 * 1024
         _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard if hard != resource.RLIM_INFINITY else limit))
-    from . import tasks
+    from . import tasks  # after the limit: the imports below count against it, as the assets' work does
 
     _preload()
     _send(proto, {"ready": True})
@@ -59,7 +59,8 @@ def _protocol_stream() -> IO[str]:
 
 def _preload() -> None:
     # Everything the commands need, once per runner rather than once per asset.
-    pass
+    from .. import api, summary, validation  # noqa: F401
+    from ..sim import World  # noqa: F401
 
 
 def _send(proto: IO[str], message: dict[str, Any]) -> None:

@@ -358,6 +358,6 @@ def _joint_settings(ctx: ReadContext, doc: dict[str, Any], key: str, pointer: st
 
 def write(ctx: WriteContext) -> None:
     """The newest KHR form (2026 revision, ``geometry.mesh``); see :mod:`.khr_write`."""
-    from .write import write_khr
+    from .write import write_khr  # here: reading (info, validate, simulate) never needs the writer
 
     write_khr(ctx)

@@ -590,7 +590,7 @@ def _animated_nodes(scene: PhysicsScene, animated: set[int] | None) -> set[int]:
     """Body nodes and body-less collider/trigger nodes that a file animation moves."""
     if animated is not None:
         return set(animated)
-    from ...sim.animation import AnimationSchedule
+    from ...sim.animation import AnimationSchedule  # engine-free: samples glTF animations
 
     schedule = AnimationSchedule.for_scene(scene)
     if schedule is None:

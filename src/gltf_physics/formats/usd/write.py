@@ -421,7 +421,7 @@ def _loose_meshes(out: Out) -> None:
 def _kept_json(holder: dict[str, Any], keys: tuple[str, ...], doc_level: bool = False) -> dict[str, Any]:
     """``{"gltf": JSON}`` of the non-physics ``keys`` of a node or the document (with the names of the
     extensions used by what is kept), or ``{}`` when there is none."""
-    from ...dialects import PHYSICS_EXTENSIONS
+    from ...dialects import PHYSICS_EXTENSIONS  # names only: which extensions the model already carries
 
     kept = {k: holder[k] for k in keys if k in holder}
     if isinstance(kept.get("extensions"), dict):
