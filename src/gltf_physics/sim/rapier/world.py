@@ -62,10 +62,10 @@ from ...model.mass import (
 )
 from ..animation import AnimationSchedule
 from ..errors import SimulationError
+from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
-from .controllers import build_controllers, controller_of
-from .frames import world_matrices
+from .controllers import build_controllers, controller_of, set_controlled
 from .gravity import GravityVolumes
 from .shapes import collider_builder
 
@@ -82,6 +82,9 @@ _EYE3 = np.eye(3)
 
 
 class RapierWorld:
+    """The engine interface ``World`` runs on (``sim.engine.Engine``) over one Rapier ``PhysicsWorld``
+    (module docstring)."""
+
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                  mesh_source: MeshSource | None = None, threads: int | None = None,
@@ -527,6 +530,10 @@ class RapierWorld:
         b = self.world.rigid_bodies[self.handle_of[node]]
         return np.array(b.translation.to_tuple()), np.array(b.rotation.to_tuple())
 
+    def node_matrix(self, node: int) -> np.ndarray:
+        """Current world matrix (4×4) of any node: moved with its nearest body, else as in the file."""
+        return carried_matrix(self.doc_json, self._world_m, self.handle_of, self.pose, node)
+
     # -- runtime changes -----------------------------------------------------------------------------
     motion_edits = 0  # set_motion calls so far: controllers caching body state re-read it when this moves
 
@@ -555,6 +562,10 @@ class RapierWorld:
         b.wake_up(True)
         self._stale = True
         self.motion_edits += 1
+
+    def set_controlled(self, kind: str, index: int, field: str, value: Any) -> None:
+        """A vehicle, wheel, thruster, hover thruster or gravity volume pointer (``sim.engine.CONTROLLED``)."""
+        set_controlled(self, kind, index, field, value)
 
     def _set_mass(self, node: int, b: rp.RigidBody, mass: float) -> None:
         old = self.mass_of.get(node)
@@ -590,6 +601,9 @@ class RapierWorld:
             self.joints.restored(joints)
         for c, st in zip(self.controllers, controls, strict=True):
             c.restore(st)
+
+
+ENGINE = RapierWorld  # what sim.engine.ENGINES names this module for
 
 
 def solver_iterations(frequency: float) -> int:
