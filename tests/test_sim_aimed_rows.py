@@ -12,7 +12,7 @@ from gltf_physics.gltf.document import Document
 from gltf_physics.model import Body, Box, Collider, Motion, PhysicsScene
 from gltf_physics.model.joints import Joint, JointLimit, Pose
 from gltf_physics.sim import World
-from gltf_physics.sim.rapier import joints as joint_module
+from gltf_physics.sim.rapier.joints import driver as joint_module
 
 CHAINS, LINKS = 3, 6
 LIMITS = (JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0), JointLimit(angular_axes=(0, 1, 2), min=0.0, max=0.5))

@@ -27,7 +27,7 @@ DIGEST §11).
 An overlap found by a step is stamped with the time of the poses it was found at (the start of that step,
 Rapier detects before it integrates): the first recorded time at which the shapes overlap.
 
-The joint driver (``sim/rapier/joints.py``) sees this object through a fixed interface: ``bodies``
+The joint driver (``sim/rapier/joints/``) sees this object through a fixed interface: ``bodies``
 (RigidBodySet), ``colliders``, ``impulse_joints`` (ImpulseJointSet), ``multibody_joints``, ``handle_of``
 (motion node → RigidBodyHandle, every motion type), ``ground`` (a fixed body at the world origin, identity
 rotation) and ``world_pose(node) -> (t, q)`` (initial world pose of any node, scale removed). The sets are
@@ -67,12 +67,8 @@ from ..triggers import TriggerTracker
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
 from .controllers import build_controllers, controller_of, set_controlled
 from .gravity import GravityVolumes
+from .joints import build_joints
 from .shapes import collider_builder
-
-try:  # the joint driver is written beside this module; the world runs without it
-    from .joints import build_joints
-except ImportError:  # pragma: no cover - only while joints.py does not exist
-    build_joints = None
 
 EARTH_GRAVITY = (0.0, -9.81, 0.0)
 SOLVER_SUBSTEP_HZ = 240.0  # Rapier's internal solver substep rate at 60 Hz with its default 4 iterations
@@ -130,7 +126,7 @@ class RapierWorld:
         self._last = np.zeros((len(self._pose_handles), 7), dtype=np.float32)
         self._stale = True  # the next read reads every body
         self._read_at = -1  # substep_count at the last read_poses
-        self.joints = build_joints(self, scene, articulations) if build_joints is not None else None
+        self.joints = build_joints(self, scene, articulations)
         self.controllers = build_controllers(self, scene)  # gravity volumes, thrusters, vehicles
 
     # -- the joint interface -------------------------------------------------------------------------

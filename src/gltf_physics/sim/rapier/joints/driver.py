@@ -65,11 +65,11 @@ from typing import Any
 import numpy as np
 import rapier3d as r
 
-from ...dialects.common import portable_joints
-from ...gltf.transforms import decompose, quat_multiply, quat_to_matrix
-from ...model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit, Pose
-from ...model.scene import PhysicsScene
-from . import articulations
+from ....dialects.common import portable_joints
+from ....gltf.transforms import decompose, quat_multiply, quat_to_matrix
+from ....model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit, Pose
+from ....model.scene import PhysicsScene
+from .. import articulations
 
 Quat = tuple[float, float, float, float]  # xyzw
 
