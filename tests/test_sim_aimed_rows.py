@@ -1,4 +1,4 @@
-"""The per-step pass of total-rotation (aimed) limits (sim/rapier/joints.py ``_AimedBatch``).
+"""The per-step pass of total-rotation (aimed) limits (sim/rapier/joints/aimed.py ``_AimedBatch``).
 
 Chains of boxes on ball joints with a total-rotation limit (angular [0, 1, 2], max 0.5) swing down from the
 horizontal, so some rows sit at their bound, some far inside, and some cross it during the run.
@@ -12,7 +12,7 @@ from gltf_physics.gltf.document import Document
 from gltf_physics.model import Body, Box, Collider, Motion, PhysicsScene
 from gltf_physics.model.joints import Joint, JointLimit, Pose
 from gltf_physics.sim import World
-from gltf_physics.sim.rapier.joints import driver as joint_module
+from gltf_physics.sim.rapier.joints import aimed as joint_module
 
 CHAINS, LINKS = 3, 6
 LIMITS = (JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0), JointLimit(angular_axes=(0, 1, 2), min=0.0, max=0.5))
