@@ -58,19 +58,35 @@ def test_snapshot_restore_replays_aimed_rows_exactly() -> None:
     assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
 
 
-def test_frame_bytes_hold_the_aimed_frames() -> None:
-    # Rows are written as whole joint bytes (the fast path): what Rapier then holds is every row's aimed
-    # frame pair (f32), with the model's anchors, and every joint checked its layout first.
+def test_joints_hold_the_aimed_frames() -> None:
+    # What Rapier holds after the frame setters is every row's aimed frame pair (f32), with the model's anchors.
     w = World(chains(), articulations=False)
     run(w, 10)
     batch = w.engine.joints._bulk
-    assert batch.templates is not None and batch.fast.all()
     for i, (b, a) in enumerate(batch.items):
         data = w.engine.impulse_joints.get(a.handle).data
         for frame, rotation, model in ((data.local_frame1, batch.frame1[i], b.a.frame),
                                        (data.local_frame2, batch.frame2[i], b.b.frame)):
             assert np.allclose(frame.rotation.to_tuple(), rotation, atol=1e-7)
             assert np.allclose(frame.translation.to_tuple(), model.translation, atol=1e-7)
+
+
+def test_aiming_keeps_later_edits_of_the_joints() -> None:
+    # Aiming writes the two frames and nothing else: a value changed on the joint after the rows were first
+    # aimed (here each row's user data and contact flag) survives every later turn of its frames.
+    w = World(chains(), articulations=False)
+    run(w, 1)
+    batch = w.engine.joints._bulk
+    views = [w.engine.impulse_joints.get(a.handle).data for _, a in batch.items]
+    for k, data in enumerate(views):
+        data.user_data = 1000 + k
+        data.contacts_enabled = True
+    before = batch.frame1.copy()
+    run(w, 30)
+    turned = np.any(batch.frame1 != before, axis=1)
+    assert turned.sum() >= CHAINS  # rows were turned again after the edit (11 of the 18 here)
+    assert [data.user_data for data in views] == [1000 + k for k in range(CHAINS * LINKS)]
+    assert all(data.contacts_enabled for data in views)
 
 
 def test_only_rows_near_their_bound_are_turned(monkeypatch) -> None:

@@ -14,7 +14,6 @@ import math
 from typing import Any
 
 import numpy as np
-import rapier3d as r
 
 from ....gltf.transforms import quat_multiply, quat_to_matrix
 from ....model.joints import Pose
@@ -68,8 +67,8 @@ class _AimedBatch:
     rotation. So a row needs turning only near its bound: re-aiming a row far inside changes no force, only
     the basis the pin's locked axes are solved in. Each step turns just the rows whose true total rotation or
     whose current (stale) X angle is within ``2 × last step's rotation + QUIET_MARGIN`` of the bound, so neither
-    can reach it during the step; the rest keep their frames (two Rapier frame writes per row are the cost:
-    ~18 µs each in the binding). Rows with a minimum > 0 are turned every step. The first step after a
+    can reach it during the step; the rest keep their frames (two frame setter calls per row are the cost).
+    Rows with a minimum > 0 are turned every step. The first step after a
     (re)build turns every row.
     """
 
@@ -90,9 +89,9 @@ class _AimedBatch:
         self.frame1: np.ndarray | None = None  # frame rotations as last written (None: write every row)
         self.frame2: np.ndarray | None = None
         self.prev: np.ndarray | None = None  # each joint's relative rotation at the last step
-        self.templates: np.ndarray | None = None  # each joint's bytes, (N, L) uint8 (see _write)
-        self.fast = np.zeros(len(items), dtype=bool)  # rows written as bytes
-        self.views: list[Any] | None = None  # each joint's live ImpulseJoint view
+        self.t1 = [b.a.frame.translation for b, _ in items]  # the frames' anchors, as built (never turned)
+        self.t2 = [b.b.frame.translation for b, _ in items]
+        self.views: list[Any] | None = None  # each joint's live GenericJoint view (see _write)
         self.rows: np.ndarray | None = None  # each side body's row in the world's pose cache (−1: none)
         self.others = np.zeros(0, dtype=np.int64)
 
@@ -148,41 +147,17 @@ class _AimedBatch:
         self._write(rw, rows, frame1, frame2)
 
     def _write(self, rw: Any, rows: np.ndarray, frame1: np.ndarray, frame2: np.ndarray) -> None:
-        """Set the frame rotations of ``rows``: each joint's bytes with its two rotations replaced (all rows
-        patched at once in NumPy), assigned whole to its live view (≈ 3 µs a joint), where the template check
-        (:func:`_frame_template`) passed; else the setters."""
-        if self.templates is None:
-            self._make_templates(rw)
-        fast = self.fast[rows]
-        if fast.any():
-            picked = rows[fast]
-            blobs = self.templates[picked]  # a copy: (k, L) bytes
-            blobs[:, _ROT1] = frame1[fast].astype("<f4").view(np.uint8)  # Rapier stores f32
-            blobs[:, _ROT2] = frame2[fast].astype("<f4").view(np.uint8)
-            width, data = blobs.shape[1], blobs.tobytes()
-            if self.views is None:  # live views of the joints (a restore replaces the world: new views)
-                joints = rw.impulse_joints
-                self.views = [joints.get(a.handle) for _, a in self.items]
-            views, from_bytes = self.views, r.GenericJoint.from_bytes
-            for k, i in enumerate(picked.tolist()):
-                views[i].data = from_bytes(data[k * width:(k + 1) * width])
-        for k in np.flatnonzero(~fast).tolist():
-            b, a = self.items[int(rows[k])]
-            r1, r2 = frame1[k].tolist(), frame2[k].tolist()
-            data_ = _data(rw, a.handle)
-            data_.local_frame1 = _iso(Pose(b.a.frame.translation, (r1[0], r1[1], r1[2], r1[3])))
-            data_.local_frame2 = _iso(Pose(b.b.frame.translation, (r2[0], r2[1], r2[2], r2[3])))
-
-    def _make_templates(self, rw: Any) -> None:
-        """Every joint's bytes as one (N, L) array; joints whose layout check fails (or of another length)
-        are marked for the setters."""
-        blobs = [_frame_template(rw, b, a) for b, a in self.items]
-        width = max((len(x) for x in blobs if x is not None), default=0)
-        self.fast = np.array([x is not None and len(x) == width for x in blobs], dtype=bool)
-        self.templates = np.zeros((len(blobs), width), dtype=np.uint8)
-        for i, x in enumerate(blobs):
-            if self.fast[i]:
-                self.templates[i] = np.frombuffer(x, dtype=np.uint8)
+        """Set the frame rotations of ``rows`` through the binding's frame setters on each joint's live view
+        (it has no batch call for joints): the frames alone change, so every other value of the joint — limits,
+        locks, contacts, whatever an edit set since — stays as it is."""
+        if self.views is None:  # live views of the joints (a restore replaces the world: new views)
+            joints = rw.impulse_joints
+            self.views = [joints.get(a.handle).data for _, a in self.items]
+        views, t1, t2 = self.views, self.t1, self.t2
+        for i, r1, r2 in zip(rows.tolist(), frame1.tolist(), frame2.tolist(), strict=True):
+            data = views[i]
+            data.local_frame1 = (t1[i], r1)  # (translation, xyzw rotation): Rapier stores them as f32
+            data.local_frame2 = (t2[i], r2)
 
     def _near_bound(self, body_a: np.ndarray, body_b: np.ndarray, q_rel: np.ndarray,
                     metric: np.ndarray) -> np.ndarray:
@@ -199,34 +174,6 @@ class _AimedBatch:
 
 
 _CONJ = np.array([-1.0, -1.0, -1.0, 1.0])
-# GenericJoint.to_bytes(): 8 header bytes, then local_frame1 and local_frame2 as 8 f32 each (rotation x y z w,
-# translation x y z, one more word). Checked on every joint before it is used (_frame_template).
-_ROT1, _ROT2 = slice(8, 24), slice(40, 56)
-_FRAMES = slice(8, 72)
-_FRAME_WORDS = [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14]  # f32 words of _FRAMES holding the two frames
-_PROBE = (np.array([0.0, 0.6, 0.0, 0.8], dtype="<f4"), np.array([0.28, 0.0, 0.96, 0.0], dtype="<f4"))
-
-
-def _frame_template(rw: Any, b: _Built, a: _Aimed) -> bytes | None:
-    """The joint's bytes when its frames sit where ``_ROT1``/``_ROT2`` say: their words read back as the
-    joint's frames, and two probe rotations patched in there come back from ``from_bytes`` as its two frame
-    rotations, the rest of the joint unchanged; ``None``: use the frame setters."""
-    data = _data(rw, a.handle)
-    blob = data.to_bytes()
-    f1, f2 = data.local_frame1, data.local_frame2
-    expect = np.array([*f1.rotation.to_tuple(), *f1.translation.to_tuple(),
-                       *f2.rotation.to_tuple(), *f2.translation.to_tuple()], dtype="<f4")
-    if len(blob) < _FRAMES.stop or not np.array_equal(np.frombuffer(blob[_FRAMES], dtype="<f4")[_FRAME_WORDS],
-                                                      expect):
-        return None
-    probe = bytearray(blob)
-    probe[_ROT1], probe[_ROT2] = _PROBE[0].tobytes(), _PROBE[1].tobytes()
-    back = r.GenericJoint.from_bytes(bytes(probe))
-    if (not np.array_equal(np.array(back.local_frame1.rotation.to_tuple(), dtype="<f4"), _PROBE[0])
-            or not np.array_equal(np.array(back.local_frame2.rotation.to_tuple(), dtype="<f4"), _PROBE[1])
-            or back.to_bytes() != bytes(probe)):
-        return None
-    return blob
 
 
 def _x_to_many(u: np.ndarray) -> np.ndarray:
