@@ -1,6 +1,6 @@
 """The engine interface (sim/engine.py): every backend implements it, each is imported only when a World of that
 engine is built, and the engine-specific helpers (node matrices for seat frames, controlled parts) are methods
-of the backends, so ``World(engine="mujoco").seat_frame`` works as on Rapier (SEAT-2 frame, DIGEST §8)."""
+of the backends, so ``World(engine="mujoco").seat_frame`` works as on Rapier (the SEAT-2 frame)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Aimed rows: hard limits on a metric Rapier has no row for (DIGEST §11 "Limit metrics"; DESIGN §3).
+"""Aimed rows: hard limits on a metric Rapier has no row for (the KHR limit metrics).
 
 Three angular axes (total rotation 2·acos(Re(q_A*·q_B))), or a distance to a line or point with a minimum > 0:
 an "aimed" joint of its own (``rows._add_aimed``). Before each step its two frames are turned so that its X axis

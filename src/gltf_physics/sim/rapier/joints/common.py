@@ -3,7 +3,7 @@
 A model joint becomes a :class:`_Built`: its two sides (:class:`_Side`: a Rapier body and the joint frame in that
 body's local space), the Rapier impulse joints ("parts") carrying its rows, its aimed rows (:class:`_Aimed`,
 ``aimed.py``) and its springs (:class:`_Spring`, ``springs.py``), or the multibody link it became
-(``multibody.py``). :func:`_measure` is the KHR metric of a limit or drive (DIGEST §11 "Limit metrics").
+(``multibody.py``). :func:`_measure` is the KHR metric of a limit or drive.
 """
 
 from __future__ import annotations

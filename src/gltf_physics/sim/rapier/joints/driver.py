@@ -1,4 +1,4 @@
-"""Model joints on Rapier (DIGEST §11 "Joint frames", "Limit metrics", "Drives"; DESIGN §3): the driver.
+"""Model joints on Rapier (joint frames, KHR limit metrics, drives): the driver.
 
 ``build_joints(rw, scene)`` turns every ``scene.joints`` entry into Rapier joints between the two bodies and
 returns a :class:`JointDriver`, whose ``before_step(dt)`` the world calls before every step. The parts, one

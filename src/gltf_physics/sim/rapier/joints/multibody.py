@@ -1,4 +1,4 @@
-"""Joint trees on Rapier's multibody links (``articulations.py`` builds the links; DESIGN §3 "Articulations").
+"""Joint trees on Rapier's multibody links (``articulations.py`` builds the links).
 
 Joints of a whole tree whose rows are all native on Rapier's multibody links go there instead of impulse joints
 (limits, soft limits and drives on the joint coordinate with the articulated inertia): :func:`_tree_joints` picks

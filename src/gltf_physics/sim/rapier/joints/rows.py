@@ -1,4 +1,4 @@
-"""The Rapier rows of a model joint's hard limits (DIGEST §11 "Joint frames", "Limit metrics"; DESIGN §3).
+"""The Rapier rows of a model joint's hard limits.
 
 Every row is on a Rapier ``GenericJoint`` between the two sides (body 1 = ``body_a`` with ``local_frame1 =
 frame_a``, body 2 = ``body_b`` with ``frame_b``; a side whose body is ``None`` is ``rw.ground``, its frame already

@@ -1,4 +1,4 @@
-"""Soft limits and drives of impulse joints: springs applied from Python (DIGEST §11 "Drives"; DESIGN §3).
+"""Soft limits and drives of impulse joints: springs applied from Python.
 
 Soft limits (finite stiffness) and drives are springs on one DoF of frame B relative to frame A, applied
 as an impulse pair on the two bodies before each step — not Rapier's joint softness (it softens every
