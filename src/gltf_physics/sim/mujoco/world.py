@@ -27,7 +27,6 @@ import numpy as np
 from ...model import PhysicsScene
 from ...model.mass import MassProperties, MeshSource, body_frame
 from ..animation import AnimationSchedule
-from ..engine import CONTROLLED
 from ..errors import SimulationError
 from ..filters import class_table
 from ..frames import carried_matrix, world_matrices
@@ -199,7 +198,8 @@ class MujocoWorld:
 
     def node_matrix(self, node: int) -> np.ndarray:
         """Current glTF-world matrix (4×4) of any node: moved with its nearest body, else as in the file (the
-        t = 0 matrices are Rapier's, so both engines start every node at the same bits)."""
+        t = 0 matrices are built as the Rapier world builds them, so both engines start every node at the same
+        bits)."""
         doc = self.scene.document.json if self.scene.document is not None else {}
         if self._start_m is None:
             self._start_m = world_matrices(doc) if self.animation is None else self.animation.world_all(0.0)
@@ -208,7 +208,7 @@ class MujocoWorld:
     # -- runtime changes -----------------------------------------------------------------------------------
     def set_controlled(self, kind: str, index: int, field: str, value: Any) -> None:
         """Vehicles, wheels, thrusters and gravity volumes are not written to MJCF: nothing to set."""
-        what = {"hover": "hover thruster", "gravity": "gravity volume"}.get(kind, kind) if kind in CONTROLLED else kind
+        what = {"hover": "hover thruster", "gravity": "gravity volume"}.get(kind, kind)
         raise SimulationError(f"{what} properties are not simulated on MuJoCo")
 
     def set_motion(self, node: int, field: str, value: Any) -> None:
