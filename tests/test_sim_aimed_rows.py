@@ -1,4 +1,4 @@
-"""The per-step pass of total-rotation (aimed) limits (sim/rapier/joints.py ``_AimedBatch``).
+"""The per-step pass of total-rotation (aimed) limits (sim/rapier/joints/aimed.py ``_AimedBatch``).
 
 Chains of boxes on ball joints with a total-rotation limit (angular [0, 1, 2], max 0.5) swing down from the
 horizontal, so some rows sit at their bound, some far inside, and some cross it during the run.
@@ -12,7 +12,7 @@ from gltf_physics.gltf.document import Document
 from gltf_physics.model import Body, Box, Collider, Motion, PhysicsScene
 from gltf_physics.model.joints import Joint, JointLimit, Pose
 from gltf_physics.sim import World
-from gltf_physics.sim.rapier import joints as joint_module
+from gltf_physics.sim.rapier.joints import aimed as joint_module
 
 CHAINS, LINKS = 3, 6
 LIMITS = (JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0), JointLimit(angular_axes=(0, 1, 2), min=0.0, max=0.5))
@@ -58,19 +58,35 @@ def test_snapshot_restore_replays_aimed_rows_exactly() -> None:
     assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
 
 
-def test_frame_bytes_hold_the_aimed_frames() -> None:
-    # Rows are written as whole joint bytes (the fast path): what Rapier then holds is every row's aimed
-    # frame pair (f32), with the model's anchors, and every joint checked its layout first.
+def test_joints_hold_the_aimed_frames() -> None:
+    # What Rapier holds after the frame setters is every row's aimed frame pair (f32), with the model's anchors.
     w = World(chains(), articulations=False)
     run(w, 10)
     batch = w.engine.joints._bulk
-    assert batch.templates is not None and batch.fast.all()
     for i, (b, a) in enumerate(batch.items):
         data = w.engine.impulse_joints.get(a.handle).data
         for frame, rotation, model in ((data.local_frame1, batch.frame1[i], b.a.frame),
                                        (data.local_frame2, batch.frame2[i], b.b.frame)):
             assert np.allclose(frame.rotation.to_tuple(), rotation, atol=1e-7)
             assert np.allclose(frame.translation.to_tuple(), model.translation, atol=1e-7)
+
+
+def test_aiming_keeps_later_edits_of_the_joints() -> None:
+    # Aiming writes the two frames and nothing else: a value changed on the joint after the rows were first
+    # aimed (here each row's user data and contact flag) survives every later turn of its frames.
+    w = World(chains(), articulations=False)
+    run(w, 1)
+    batch = w.engine.joints._bulk
+    views = [w.engine.impulse_joints.get(a.handle).data for _, a in batch.items]
+    for k, data in enumerate(views):
+        data.user_data = 1000 + k
+        data.contacts_enabled = True
+    before = batch.frame1.copy()
+    run(w, 30)
+    turned = np.any(batch.frame1 != before, axis=1)
+    assert turned.sum() >= CHAINS  # rows were turned again after the edit (11 of the 18 here)
+    assert [data.user_data for data in views] == [1000 + k for k in range(CHAINS * LINKS)]
+    assert all(data.contacts_enabled for data in views)
 
 
 def test_only_rows_near_their_bound_are_turned(monkeypatch) -> None:

@@ -2,7 +2,7 @@
 
 A joint side without a body gets a fixed Rapier body carrying the static colliders (no motion, not animated)
 under the nearest ancestor-or-self of the side's node that has any, so the joint's contact setting reaches
-them (sim/rapier/world.py ``_joint_partners``). 60 Hz, g = 9.81 m/s² down.
+them (sim/rapier/partners.py ``joint_partners``). 60 Hz, g = 9.81 m/s² down.
 """
 
 from __future__ import annotations

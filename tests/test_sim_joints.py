@@ -1,4 +1,4 @@
-"""Joints on Rapier (sim/rapier/joints.py) against analytic mechanics (DIGEST §11, DESIGN §3 "Joints").
+"""Joints on Rapier (sim/rapier/joints/) against analytic mechanics (DIGEST §11, DESIGN §3 "Joints").
 
 The bodies live in a small stand-in for RapierWorld exposing the same joint interface (bodies,
 impulse_joints, handle_of, ground, world_pose), so each test controls masses and shapes exactly.

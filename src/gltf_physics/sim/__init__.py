@@ -1,4 +1,6 @@
-"""The runtime (DESIGN §1, §3): a World built on Rapier, its recording, trace/events writers and bakes."""
+"""The runtime: a World on a physics engine (``sim/engine.py``; Rapier by default, or MuJoCo), its recording,
+trace/events writers and bakes. Importing it loads no engine: a backend is imported when a World of that engine
+is built."""
 
 from .bake import bake, write_final_pose
 from .errors import SimulationError

@@ -7,8 +7,9 @@
 
 A World steps a fixed rate (``rate`` Hz, ``substeps`` engine steps per step), reports world poses of every
 moving body (dynamic and kinematic) and trigger events, accepts glTF Object Model pointers (``set``) and
-snapshots. The engine lives behind ``sim.rapier`` (the only place that imports rapier3d), or with
-``engine="mujoco"`` behind ``sim.mujoco`` (the scene written as MJCF and run by MuJoCo).
+snapshots. The engine is a backend implementing ``sim.engine.Engine``, imported when the World is built:
+``sim.rapier`` (the only place that imports rapier3d), or with ``engine="mujoco"`` ``sim.mujoco`` (the scene
+written as MJCF and run by MuJoCo).
 """
 
 from __future__ import annotations
@@ -24,9 +25,8 @@ from ..dialects.common import pointers
 from ..model import PhysicsScene
 from ..model.mass import MassProperties, MeshSource, document_mesh_source
 from .checks import check_scene
+from .engine import CONTROLLED, Engine, engine_class
 from .errors import SimulationError, engine_failures, value_reason
-from .rapier.controllers import CONTROLLED, node_matrix, set_controlled
-from .rapier.world import RapierWorld
 from .recording import Recording
 
 # World's keywords (from_file lists them when given another)
@@ -76,11 +76,10 @@ class World:
         check_scene(scene, mesh_source)  # what no engine can build is refused here, naming the node
         if gravity is not None and not all(math.isfinite(float(g)) for g in gravity):
             raise SimulationError(f"gravity must be 3 finite numbers, got {tuple(gravity)}")
-        options = {"articulations": articulations} if engine == "rapier" else {}
+        backend = engine_class(engine)  # imported now: an unknown name fails before any engine loads
         with engine_failures():
-            self.engine = _engine_class(engine)(scene, rate=rate, substeps=substeps, gravity=gravity,
-                                                density=density, mesh_source=mesh_source, threads=threads,
-                                                **options)
+            self.engine: Engine = backend(scene, rate=rate, substeps=substeps, gravity=gravity, density=density,
+                                          mesh_source=mesh_source, threads=threads, articulations=articulations)
         self.step_count = 0
         nodes = list(self.engine.moving_nodes)
         self.nodes = np.asarray(nodes, dtype=np.int64)
@@ -248,7 +247,7 @@ class World:
         elif target.kind in ("joint_settings", "joint_node"):
             self._set_joint(target, value)
         elif target.kind in CONTROLLED:  # vehicles, wheels, thrusters, gravity volumes
-            set_controlled(self.engine, target.kind, target.index, target.field, value)
+            self.engine.set_controlled(target.kind, target.index, target.field, value)
         else:
             raise SimulationError(f"{target.kind} properties are not simulated")
 
@@ -276,7 +275,7 @@ class World:
         seat = next((s for s in self.scene.seats if s.node == node), None)
         if seat is None:
             raise SimulationError(f"node {node} has no OMI_seat", node=node)
-        return seat_frame(seat, node_matrix(self.engine, node))
+        return seat_frame(seat, self.engine.node_matrix(node))
 
     # -- snapshots -----------------------------------------------------------------------------------
     def snapshot(self) -> tuple[Any, ...]:
@@ -301,17 +300,6 @@ class World:
         self.step_count = steps
         if self.recording is not None:
             self.recording.truncate(frames)
-
-
-def _engine_class(name: str) -> Any:
-    """The engine World runs on: ``rapier`` (default) or ``mujoco`` (the ``[mujoco]`` extra, through MJCF)."""
-    if name == "rapier":
-        return RapierWorld
-    if name == "mujoco":
-        from .mujoco.world import MujocoWorld
-
-        return MujocoWorld
-    raise SimulationError(f"unknown engine {name!r} (rapier or mujoco)")
 
 
 def _node_names(scene: PhysicsScene, wanted: list[int]) -> list[str]:

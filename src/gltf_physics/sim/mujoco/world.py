@@ -4,7 +4,7 @@ The scene is written by ``formats.mjcf.to_mjcf`` (the same file ``convert --to m
 MuJoCo and stepped ``4·substeps`` times per World step (timestep 1/(4·rate·substeps), as Rapier's 4 internal
 solver substeps; ``formats.mjcf`` lists the other options). It offers the engine interface ``World`` uses:
 ``moving_nodes``, ``step``, ``read_poses``, ``pose``, ``handle_of``, ``mass_of``, ``triggers``, ``set_motion``,
-``joints`` (drive targets), ``snapshot``/``restore``.
+``joints`` (drive targets), ``snapshot``/``restore``, ``node_matrix`` (seat frames), ``set_controlled``.
 
 Poses: MJCF is Z-up; poses are turned back into glTF's Y-up world before they are reported. Kinematic bodies
 are mocap bodies: KHR ``isKinematic`` ones move at their initial velocities (centre of mass along the linear
@@ -29,6 +29,7 @@ from ...model.mass import MassProperties, MeshSource, body_frame
 from ..animation import AnimationSchedule
 from ..errors import SimulationError
 from ..filters import class_table
+from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
 
 try:
@@ -49,11 +50,14 @@ def require_mujoco() -> Any:
 
 
 class MujocoWorld:
-    """The engine interface of ``World`` over one compiled MJCF model and its data (module docstring)."""
+    """The engine interface of ``World`` (``sim.engine.Engine``) over one compiled MJCF model and its data
+    (module docstring). ``threads`` and ``articulations`` are Rapier's options: MuJoCo steps on one thread, and
+    its joints are always in generalized coordinates."""
 
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
-                 mesh_source: MeshSource | None = None, threads: int | None = None) -> None:
+                 mesh_source: MeshSource | None = None, threads: int | None = None,
+                 articulations: bool = True) -> None:
         from ...formats.mjcf.write import STEPS_PER_RATE, to_mjcf
 
         mj = require_mujoco()
@@ -88,6 +92,7 @@ class MujocoWorld:
         self._pairs = self._trigger_pairs()
         self._inside: set[tuple[int, int]] = set()
         self.joints = _Drives(self)
+        self._start_m: list[np.ndarray] | None = None  # every node's world matrix at t = 0 (node_matrix)
         self._check_triggers(0.0)
 
     def _body_id(self, name: str) -> int:
@@ -191,7 +196,21 @@ class MujocoWorld:
         i = self.handle_of[node]
         return _R.T @ self.data.xpos[i], _gltf_quats(self.data.xquat[i][None, :])[0]
 
+    def node_matrix(self, node: int) -> np.ndarray:
+        """Current glTF-world matrix (4×4) of any node: moved with its nearest body, else as in the file (the
+        t = 0 matrices are built as the Rapier world builds them, so both engines start every node at the same
+        bits)."""
+        doc = self.scene.document.json if self.scene.document is not None else {}
+        if self._start_m is None:
+            self._start_m = world_matrices(doc) if self.animation is None else self.animation.world_all(0.0)
+        return carried_matrix(doc, self._start_m, self.handle_of, self.pose, node)
+
     # -- runtime changes -----------------------------------------------------------------------------------
+    def set_controlled(self, kind: str, index: int, field: str, value: Any) -> None:
+        """Vehicles, wheels, thrusters and gravity volumes are not written to MJCF: nothing to set."""
+        what = {"hover": "hover thruster", "gravity": "gravity volume"}.get(kind, kind)
+        raise SimulationError(f"{what} properties are not simulated on MuJoCo")
+
     def set_motion(self, node: int, field: str, value: Any) -> None:
         """Velocities (node space, D-9) of a free body, or its gravityFactor, now."""
         if node not in self.handle_of:
@@ -260,6 +279,9 @@ class _Drives:
         elif kv:  # velocity: ctrl = target velocity
             w.data.ctrl[act] = vt
         # an idle motor (no stiffness, no damping) has no term a target acts on
+
+
+ENGINE = MujocoWorld  # what sim.engine.ENGINES names this module for
 
 
 def _gltf_quats(wxyz: np.ndarray) -> np.ndarray:

@@ -123,18 +123,16 @@ class Forces:
 
 
 def build_controllers(rw: Any, scene: PhysicsScene) -> list[Any]:
+    """The controllers ``scene`` needs, under one :class:`Forces` hub (empty: nothing runs per step)."""
     hub = Forces(rw)
     if scene.gravity_fields:
         from .gravity import GravityVolumes
 
         hub.controllers.append(GravityVolumes(rw, scene, hub))
     if scene.vehicles or scene.wheels or scene.thrusters or scene.hover_thrusters:
-        try:
-            from .vehicles import VehicleDriver
-        except ImportError:  # pragma: no cover - only while vehicles.py is being written
-            VehicleDriver = None
-        if VehicleDriver is not None:
-            hub.controllers.append(VehicleDriver(rw, scene, hub))
+        from .vehicles import VehicleDriver
+
+        hub.controllers.append(VehicleDriver(rw, scene, hub))
     return [hub] if hub.controllers else []
 
 
@@ -147,11 +145,8 @@ def controller_of(rw: Any, kind: type) -> Any:
     return None
 
 
-CONTROLLED = ("vehicle", "wheel", "thruster", "hover", "gravity")
-
-
 def set_controlled(rw: Any, kind: str, index: int, name: str, value: Any) -> None:
-    """Apply a runtime pointer of a controlled part (``dialects.pointers`` kinds in ``CONTROLLED``)."""
+    """``RapierWorld.set_controlled``: a runtime pointer of a controlled part (a ``sim.engine.CONTROLLED`` kind)."""
     if kind == "gravity":
         from .gravity import GravityVolumes
 
@@ -167,20 +162,3 @@ def set_controlled(rw: Any, kind: str, index: int, name: str, value: Any) -> Non
         raise ValueError("the scene has no vehicle, wheel or thruster")
     driver.set(kind, index, name, value)
 
-
-def node_matrix(rw: Any, node: int) -> Any:
-    """Current world matrix (4×4) of any node: moved with its nearest body, else as in the file."""
-    import numpy as np
-
-    from ...gltf.transforms import quat_to_matrix
-    from ...model.mass import body_frame
-    from .thrusters import nearest_body
-
-    body = nearest_body(rw, node)
-    if body is None:
-        return rw._world_m[node]
-    t, q = rw.pose(body)
-    now = np.eye(4)
-    now[:3, :3] = quat_to_matrix(q)
-    now[:3, 3] = t
-    return now @ np.linalg.inv(body_frame(rw._world_m[body])) @ rw._world_m[node]

@@ -26,10 +26,10 @@ from typing import Any
 import numpy as np
 import rapier3d as rp
 
-from ...gltf.hierarchy import ancestors, parents
 from ...gltf.transforms import decompose, quat_to_matrix
 from ...model.mass import body_frame
 from ...model.vehicles import HoverThruster, Thruster, Vehicle
+from .. import frames
 
 RAY_LENGTH = 1000.0
 MIN_DISTANCE = 0.01
@@ -58,10 +58,7 @@ class ThrusterState:
 
 def nearest_body(rw: Any, node: int) -> int | None:
     """The node itself or its nearest ancestor that is a body in ``rw``."""
-    if node in rw.handle_of:
-        return node
-    parent_of = parents(rw.doc_json)
-    return next((a for a in ancestors(parent_of, node) if a in rw.handle_of), None)
+    return frames.nearest_body(rw.doc_json, rw.handle_of, node)
 
 
 def relative_pose(rw: Any, body: int, node: int) -> tuple[np.ndarray, np.ndarray]:

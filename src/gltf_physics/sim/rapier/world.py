@@ -5,7 +5,7 @@ Bodies: one Rapier body per motion node, at the node's world pose without scale:
 moves only when something sets its pose); ``static`` motion → fixed. Colliders without a motion ancestor are
 parentless (static) colliders, except a bodiless joint side's static partner (JOINT-9): the static colliders
 under the nearest ancestor-or-self of the side's node that has any hang on one fixed body per group, which the
-joint driver uses as that side (``joint_anchor``), so enableCollision false keeps the pair apart.
+joint driver uses as that side (``joint_anchor``, ``partners.py``), so enableCollision false keeps the pair apart.
 
 File animation (``sim/animation.py``, DIGEST §11 "animation wins"): a body whose node is animated (itself or
 an ancestor below its nearest motion ancestor) becomes a position-based kinematic body, whatever its motion
@@ -27,7 +27,7 @@ DIGEST §11).
 An overlap found by a step is stamped with the time of the poses it was found at (the start of that step,
 Rapier detects before it integrates): the first recorded time at which the shapes overlap.
 
-The joint driver (``sim/rapier/joints.py``) sees this object through a fixed interface: ``bodies``
+The joint driver (``sim/rapier/joints/``) sees this object through a fixed interface: ``bodies``
 (RigidBodySet), ``colliders``, ``impulse_joints`` (ImpulseJointSet), ``multibody_joints``, ``handle_of``
 (motion node → RigidBodyHandle, every motion type), ``ground`` (a fixed body at the world origin, identity
 rotation) and ``world_pose(node) -> (t, q)`` (initial world pose of any node, scale removed). The sets are
@@ -43,7 +43,6 @@ import numpy as np
 import rapier3d as rp
 
 from ...dialects.common.pointers import body_family
-from ...gltf.hierarchy import ancestors, parents
 from ...gltf.transforms import decompose, matrix_to_quat
 from ...model import Body, MotionType, PhysicsScene
 from ...model.mass import (
@@ -62,17 +61,14 @@ from ...model.mass import (
 )
 from ..animation import AnimationSchedule
 from ..errors import SimulationError
+from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
-from .controllers import build_controllers, controller_of
-from .frames import world_matrices
+from .controllers import build_controllers, controller_of, set_controlled
 from .gravity import GravityVolumes
+from .joints import build_joints
+from .partners import joint_partners, partner_parent
 from .shapes import collider_builder
-
-try:  # the joint driver is written beside this module; the world runs without it
-    from .joints import build_joints
-except ImportError:  # pragma: no cover - only while joints.py does not exist
-    build_joints = None
 
 EARTH_GRAVITY = (0.0, -9.81, 0.0)
 SOLVER_SUBSTEP_HZ = 240.0  # Rapier's internal solver substep rate at 60 Hz with its default 4 iterations
@@ -82,6 +78,9 @@ _EYE3 = np.eye(3)
 
 
 class RapierWorld:
+    """The engine interface ``World`` runs on (``sim.engine.Engine``) over one Rapier ``PhysicsWorld``
+    (module docstring)."""
+
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                  mesh_source: MeshSource | None = None, threads: int | None = None,
@@ -96,6 +95,7 @@ class RapierWorld:
         self._followers: list[tuple[rp.RigidBodyHandle, int]] = []  # (kinematic handle, animated node)
         self._static_follower: dict[int, rp.RigidBodyHandle] = {}  # static collider node → its body
         self._partner: dict[int, rp.RigidBodyHandle] = {}  # JOINT-9 partner group node → its fixed body
+        self.joint_anchor: dict[int, tuple[rp.RigidBodyHandle, int]] = {}  # side node → (body, group)
         self._motion_nodes = frozenset(b.node for b in scene.bodies)
         if mesh_source is None and scene.document is not None:
             mesh_source = document_mesh_source(scene.document)
@@ -127,7 +127,7 @@ class RapierWorld:
         self._last = np.zeros((len(self._pose_handles), 7), dtype=np.float32)
         self._stale = True  # the next read reads every body
         self._read_at = -1  # substep_count at the last read_poses
-        self.joints = build_joints(self, scene, articulations) if build_joints is not None else None
+        self.joints = build_joints(self, scene, articulations)
         self.controllers = build_controllers(self, scene)  # gravity volumes, thrusters, vehicles
 
     # -- the joint interface -------------------------------------------------------------------------
@@ -174,12 +174,12 @@ class RapierWorld:
         for body, frame, placed, flat in zip(ordered, frames, placements, plain, strict=True):
             handle = self._add_body(body, frame, placed, density, flat)
             solids.extend((k, p, handle) for k, p in placed)
-        partner_of = self._joint_partners()
+        partner_of = joint_partners(self)
         for k, col in enumerate(self.scene.colliders):
             if col.body is None or col.body not in self.handle_of:
                 group = partner_of.get(col.node) if col.body is None else None
                 parent, rel = (self._static_parent(col.node) if group is None
-                               else self._partner_parent(group, col.node))
+                               else partner_parent(self, group, col.node))
                 p = place_shape(col.shape, rel, self._mesh_source)
                 if p is not None:
                     solids.append((k, p, parent))
@@ -250,68 +250,6 @@ class RapierWorld:
             handle = self._static_follower[node] = self.world.add_body(builder)
             self._followers.append((handle, node))
         return handle, np.linalg.inv(frame) @ world
-
-    def _joint_partners(self) -> dict[int, int]:
-        """JOINT-9 for joint sides without a body: static collider node → its partner group node.
-
-        A side's partner group is the nearest ancestor-or-self of the side's node whose subtree holds a
-        static (body None, not animated) collider; those colliders hang on one fixed body per group
-        (``_partner_parent``) so the joint's contact exclusion reaches them. A group inside another merges
-        into the outer one (a collider has one body). Fills ``joint_anchor`` (side node → (fixed body
-        handle, group node)) for the joint driver. Scenes without such joints change nothing.
-        """
-        self.joint_anchor: dict[int, tuple[rp.RigidBodyHandle, int]] = {}
-        nodes = self.doc_json.get("nodes") or []
-        statics = {c.node for c in self.scene.colliders if c.body is None and 0 <= c.node < len(nodes)
-                   and (self.animation is None or not self.animation.animated_within(c.node))}
-        sides = [s for s in self._bodiless_sides() if 0 <= s < len(nodes)]
-        if not statics or not sides:
-            return {}
-        parent_of = parents(self.doc_json)
-        covered: set[int] = set()  # nodes whose subtree (self included) holds a static collider
-        for c in statics:
-            covered.add(c)
-            covered.update(ancestors(parent_of, c))
-        side_group = {s: next((a for a in (s, *ancestors(parent_of, s)) if a in covered), None) for s in sides}
-        groups = {g for g in side_group.values() if g is not None}
-
-        def outer(node: int) -> int | None:  # the outermost group at or above node
-            found = None
-            for a in (node, *ancestors(parent_of, node)):
-                if a in groups:
-                    found = a
-            return found
-
-        for side, group in side_group.items():
-            if group is not None:
-                top = outer(group)
-                self.joint_anchor[side] = (self._partner_body(top), top)  # type: ignore[arg-type]
-        return {c: g for c in statics if (g := outer(c)) is not None}
-
-    def _bodiless_sides(self) -> list[int]:
-        """The node of every joint side without a body (a node that is not a body, or the side's node)."""
-        out = []
-        for j in self.scene.joints:
-            for body, node in ((j.body_a, j.node), (j.body_b, j.connected_node)):
-                if body is not None and body in self.handle_of:
-                    continue
-                side = body if body is not None else node
-                if side is not None:
-                    out.append(side)
-        return out
-
-    def _partner_body(self, group: int) -> rp.RigidBodyHandle:
-        """The one fixed body of a partner group, at the group node's world pose without scale."""
-        handle = self._partner.get(group)
-        if handle is None:
-            frame = body_frame(self._world_m[group])
-            builder = rp.RigidBody.fixed().position((tuple(frame[:3, 3]), matrix_to_quat(frame[:3, :3])))
-            handle = self._partner[group] = self.world.add_body(builder)
-        return handle
-
-    def _partner_parent(self, group: int, node: int) -> tuple[rp.RigidBodyHandle, np.ndarray]:
-        """A static collider of a partner group: on the group's fixed body, pose relative to it."""
-        return self._partner_body(group), np.linalg.inv(body_frame(self._world_m[group])) @ self._world_m[node]
 
     def _mass(self, body: Body, placed: list[tuple[int, PlacedShape]],
               density: float) -> tuple[MassProperties, rp.MassProperties]:
@@ -527,6 +465,10 @@ class RapierWorld:
         b = self.world.rigid_bodies[self.handle_of[node]]
         return np.array(b.translation.to_tuple()), np.array(b.rotation.to_tuple())
 
+    def node_matrix(self, node: int) -> np.ndarray:
+        """Current world matrix (4×4) of any node: moved with its nearest body, else as in the file."""
+        return carried_matrix(self.doc_json, self._world_m, self.handle_of, self.pose, node)
+
     # -- runtime changes -----------------------------------------------------------------------------
     motion_edits = 0  # set_motion calls so far: controllers caching body state re-read it when this moves
 
@@ -555,6 +497,10 @@ class RapierWorld:
         b.wake_up(True)
         self._stale = True
         self.motion_edits += 1
+
+    def set_controlled(self, kind: str, index: int, field: str, value: Any) -> None:
+        """A vehicle, wheel, thruster, hover thruster or gravity volume pointer (``sim.engine.CONTROLLED``)."""
+        set_controlled(self, kind, index, field, value)
 
     def _set_mass(self, node: int, b: rp.RigidBody, mass: float) -> None:
         old = self.mass_of.get(node)
@@ -590,6 +536,9 @@ class RapierWorld:
             self.joints.restored(joints)
         for c, st in zip(self.controllers, controls, strict=True):
             c.restore(st)
+
+
+ENGINE = RapierWorld  # what sim.engine.ENGINES names this module for
 
 
 def solver_iterations(frequency: float) -> int:

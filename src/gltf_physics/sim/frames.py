@@ -1,4 +1,5 @@
-"""World matrices of a whole document for the world build, the common node shapes computed in bulk.
+"""Node frames for every engine: world matrices of a whole document for the world build (the common node shapes
+computed in bulk), and a node's matrix now as carried by its nearest body (:func:`carried_matrix`).
 
 The runtime's matrices are the ones it has always built (traces stay byte-identical): a node whose only
 transform is a well-formed ``translation`` (or none) gets its local matrix from one NumPy array, any other
@@ -11,12 +12,14 @@ hierarchy level, the same cycle rule as the node-by-node walk) is.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Container
 from typing import Any
 
 import numpy as np
 
-from ...gltf.hierarchy import parents
-from ...gltf.transforms import _composition_order, local_matrix
+from ..gltf.hierarchy import ancestors, parents
+from ..gltf.transforms import _composition_order, local_matrix, quat_to_matrix
+from ..model.mass import body_frame
 
 _OTHER_TRANSFORMS = frozenset(("rotation", "scale", "matrix"))
 _REALS = frozenset((int, float))
@@ -64,3 +67,24 @@ def _translation_only(node: dict[str, Any]) -> bool:
         return True
     return (t.__class__ is list and len(t) == 3 and set(map(type, t)) <= _REALS
             and all(math.isfinite(v) and abs(v) < 1e300 for v in t))
+
+
+def nearest_body(gltf: dict[str, Any], bodies: Container[int], node: int) -> int | None:
+    """``node`` itself or its nearest ancestor that is in ``bodies`` (None: no body carries it)."""
+    if node in bodies:
+        return node
+    return next((a for a in ancestors(parents(gltf), node) if a in bodies), None)
+
+
+def carried_matrix(gltf: dict[str, Any], start: list[np.ndarray], bodies: Container[int],
+                   pose: Callable[[int], tuple[Any, Any]], node: int) -> np.ndarray:
+    """World matrix (4×4) of ``node`` now: where its nearest body (``pose(body)``: translation, xyzw rotation) has
+    taken it from the build's matrices ``start``, the node's scale kept; a node no body carries stays at ``start``."""
+    body = nearest_body(gltf, bodies, node)
+    if body is None:
+        return start[node]
+    t, q = pose(body)
+    now = np.eye(4)
+    now[:3, :3] = quat_to_matrix(q)
+    now[:3, 3] = t
+    return now @ np.linalg.inv(body_frame(start[body])) @ start[node]

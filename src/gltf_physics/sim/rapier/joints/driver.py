@@ -1,0 +1,154 @@
+"""Model joints on Rapier (joint frames, KHR limit metrics, drives): the driver.
+
+``build_joints(rw, scene)`` turns every ``scene.joints`` entry into Rapier joints between the two bodies and
+returns a :class:`JointDriver`, whose ``before_step(dt)`` the world calls before every step. The parts, one
+concern a file:
+
+- ``multibody.py``: joint trees on Rapier's multibody links (native limits, soft limits and drives);
+- ``rows.py``: every other joint's hard limits as rows of Rapier impulse joints;
+- ``aimed.py``: hard limits on metrics Rapier has no row for, re-aimed before every step;
+- ``springs.py``: soft limits and drives of impulse joints, applied as impulses before every step;
+- ``edits.py``: run-time changes (``JointDriver.set``);
+- ``common.py``: the per-joint records, pose math and the KHR limit metric they share.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rapier3d as r
+
+from ....model.joints import Joint, Pose
+from ....model.scene import PhysicsScene
+from .. import articulations
+from .aimed import _aim, _AimedBatch
+from .common import _Built, _data, _frame_world
+from .edits import apply_edit
+from .multibody import _articulate, _child_on_b, _tree_joints
+from .rows import _add_aimed, _add_limit, _add_part, _side, _split
+from .springs import _drive_spring, _live, _spring_step
+
+
+class JointDriver:
+    """Owns the Rapier joints of every model joint; call ``before_step(dt)`` before each step."""
+
+    def __init__(self, rw: Any, articulate: bool = True) -> None:
+        self.rw = rw
+        self.articulate = articulate  # trees of native joints go on multibodies (articulations.py)
+        self._roots: dict[int, Any] = {}  # joint index → the fixed root body made for it (reused on rebuild)
+        self.allowed: set[int] | None = None  # joints of whole trees (_tree_joints); None: any eligible one
+        self.flipped: set[int] = set()  # joints built from their other side (_child_on_b)
+        self.soft = articulations.SoftLimits()  # soft limits of multibody links
+        self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
+        self.notes: list[str] = []
+        self._needy: list[_Built] | None = None  # joints with per-step work; None: recompute
+        self._bulk: _AimedBatch | None = None  # angular aimed rows of spring-free joints (vectorised)
+        self._bulk_ids: set[int] = set()
+
+    def handles(self, joint_index: int) -> list[Any]:
+        """The Rapier joint handles of model joint ``joint_index`` (empty when it was ignored)."""
+        b = self.built.get(joint_index)
+        return list(b.parts) if b else []
+
+    def frames_world(self, joint_index: int) -> tuple[Pose, Pose]:
+        """World poses of frame A and frame B of a model joint."""
+        b = self.built[joint_index]
+        return _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
+
+    def before_step(self, dt: float) -> None:
+        self.soft.before_step(self.rw)
+        if self._needy is None:  # joints whose rows are all Rapier's own need nothing per step
+            needy = [b for b in self.built.values() if b.aimed or any(_live(s) for s in b.springs)]
+            # Joints whose only per-step work is angular aimed rows are aimed together in NumPy.
+            items = [(b, a) for b in needy if not any(_live(s) for s in b.springs)
+                     for a in b.aimed if a.kind == "angular"]
+            self._bulk = _AimedBatch(items) if items else None
+            bulk = {id(b) for b, _ in items}
+            self._needy = [b for b in needy if id(b) not in bulk
+                           or any(a.kind != "angular" for a in b.aimed)]
+            self._bulk_ids = bulk
+        if self._bulk is not None:
+            self._bulk.aim(self.rw)
+        for b in self._needy:
+            fa, fb = _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
+            for a in b.aimed:
+                if id(b) in self._bulk_ids and a.kind == "angular":
+                    continue
+                _aim(self.rw, b, a, fa, fb)
+            for s in b.springs:
+                _spring_step(self.rw, b, s, fa, fb, dt)
+
+    def set(self, joint_index: int, field_path: tuple[Any, ...], value: Any) -> None:
+        """Change a drive or limit value of a model joint at run time (names: ``edits.py``).
+
+        Raises ``KeyError`` for a joint that is not simulated, ``ValueError`` for an unknown field.
+        """
+        apply_edit(self, joint_index, field_path, value)
+
+    def state(self) -> Any:
+        """What a snapshot must keep beside the engine's bytes: the aimed rows' per-step bookkeeping."""
+        return self._bulk.state() if self._bulk is not None else None
+
+    def restored(self, state: Any = None) -> None:
+        """The world was restored from a snapshot: soft-limit motors are re-set from the restored state, and the
+        aimed rows' bookkeeping is the snapshot's (``state``), so the run repeats bit for bit."""
+        self.soft.invalidate()
+        if self._bulk is not None:
+            self._bulk.restore(state)
+
+    def velocity_set(self, body: Any, angular: bool) -> None:
+        """A body's linear or ``angular`` velocity was set (``World.set``): when it is a multibody link, turn
+        that into its joint's coordinate rates (least squares over the link's own degrees of freedom, the rest
+        of the articulation unchanged), since Rapier derives link velocities from the coordinates."""
+        b = next((x for x in self.built.values() if x.multibody is not None and x.b.handle == body), None)
+        if b is not None:
+            articulations.set_link_velocity(self.rw, b.multibody, body, angular)
+
+    def _rebuild(self, joint_index: int, joint: Joint) -> None:
+        old = self.built.pop(joint_index)
+        for h in old.parts:
+            self.rw.impulse_joints.remove(h, True)
+        if old.multibody is not None:
+            self.rw.multibody_joints.remove(old.multibody, True)
+            self.soft.remove(old.multibody)
+        self._add(joint_index, joint)
+
+    def _add(self, index: int, joint: Joint) -> None:
+        self._needy = None
+        if joint.body_a is None and joint.body_b is None:
+            self.notes.append(f"joint {index}: neither side has a body; ignored")
+            return
+        a = _side(self.rw, joint.body_a, joint.frame_a, joint.node if joint.node >= 0 else None)
+        b = _side(self.rw, joint.body_b, joint.frame_b, joint.connected_node)
+        if a.handle == b.handle:
+            self.notes.append(f"joint {index}: both sides are the same (or static) body; ignored")
+            return
+        built = _Built(joint, a, b)
+        self.built[index] = built
+        if self.articulate and (self.allowed is None or index in self.allowed) and _articulate(self, index, built):
+            return
+        _add_part(self.rw, built)
+        for drive in joint.drives:
+            built.springs.append(_drive_spring(drive, self.notes, index))
+        for lim in joint.limits:
+            for kind, axes in _split(lim):
+                _add_limit(self.rw, built, kind, axes, lim, self.notes, index)
+        for kind, axes, lo, hi in built.pending_aimed:  # after the rest: they may share part 0
+            _add_aimed(self.rw, built, kind, axes, lo, hi)
+        locked = _data(self.rw, built.parts[0]).locked_axes
+        built.pinned = locked.contains(r.JointAxesMask.LIN_AXES)
+        built.rot_locked = locked.contains(r.JointAxesMask.ANG_AXES)
+
+
+def build_joints(rw: Any, scene: PhysicsScene, articulate: bool = True) -> JointDriver:
+    """Create the Rapier joints of every model joint of ``scene`` in ``rw`` (see the module docstring)."""
+    driver = JointDriver(rw, articulate)
+    joints = list(scene.joints)
+    if articulate:
+        joints = [_child_on_b(rw, j) for j in joints]
+        driver.flipped = {i for i, (given, used) in enumerate(zip(scene.joints, joints, strict=True))
+                          if given is not used}
+        driver.allowed = _tree_joints(rw, joints)
+    for index, joint in enumerate(joints):
+        driver._add(index, joint)
+    return driver
