@@ -24,6 +24,7 @@ class Family:
 
     negative_rule: str  # note code for a negative stiffness/maxForce read as ∞ (D-15)
     drive_rule: str  # note code for a drive without type/mode/axis (KRB-8 / JOINT-8)
+    axes_rule: str  # note code for a limit axis that is not 0, 1 or 2, or repeated (KRB-6 / JOINT-5)
     note_non_object_drive: bool  # OMI notes a drive that is not an object; KHR skips it silently
     paired_targets: bool  # KRB-9 + D-11 on writing; OMI writes each field on its own
     stiffness_key: str = "stiffness"
@@ -52,9 +53,25 @@ def read_one(ctx: ReadContext, obj: Any, pointer: str, family: Family) -> JointS
     return tuple(read_limits), tuple(d for d in read_drives if d is not None)
 
 
-def axes(obj: dict[str, Any], key: str) -> tuple[int, ...]:
-    """The integer entries of ``obj[key]`` (other entries are the validator's business)."""
-    return tuple(a for a in array(obj, key) if isinstance(a, int) and not isinstance(a, bool))
+def axes(obj: dict[str, Any], key: str, ctx: ReadContext | None = None, pointer: str = "",
+         rule: str = "JOINT-5") -> tuple[int, ...]:
+    """The axes 0, 1 and 2 that ``obj[key]`` names, each once and in order. Anything else (an axis 3, a
+    repeat, a non-integer) names no axis an engine has: it is dropped, with a note under ``rule`` when a
+    ``ctx`` is given (the validator reports the same entries as errors)."""
+    entries = array(obj, key)
+    out: list[int] = []
+    for a in entries:
+        if isinstance(a, int) and not isinstance(a, bool) and 0 <= a <= 2 and a not in out:
+            out.append(a)
+    if ctx is not None and len(out) != len(entries):
+        ctx.note(rule, f"{pointer}/{key}", f"'{key}' {_clip(entries)} has entries that are not distinct axes "
+                 f"0, 1 or 2; read as {out}")
+    return tuple(out)
+
+
+def _clip(entries: list[Any]) -> str:
+    text = repr(entries)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _infinite_if_negative(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str, rule: str) -> float:
@@ -69,8 +86,8 @@ def _infinite_if_negative(ctx: ReadContext, obj: dict[str, Any], key: str, point
 
 def _limit(ctx: ReadContext, obj: dict[str, Any], pointer: str, family: Family) -> JointLimit:
     return JointLimit(
-        linear_axes=axes(obj, "linearAxes"),
-        angular_axes=axes(obj, "angularAxes"),
+        linear_axes=axes(obj, "linearAxes", ctx, pointer, family.axes_rule),
+        angular_axes=axes(obj, "angularAxes", ctx, pointer, family.axes_rule),
         min=num(obj, "min", -math.inf),
         max=num(obj, "max", math.inf),
         stiffness=_infinite_if_negative(ctx, obj, family.stiffness_key, pointer, family.negative_rule),
@@ -90,8 +107,8 @@ def _drive(ctx: ReadContext, obj: Any, pointer: str, family: Family) -> JointDri
         ctx.note(family.drive_rule, pointer, "drive type/mode missing or not understood; drive ignored")
         return None
     axis = obj.get("axis")
-    if isinstance(axis, bool) or not isinstance(axis, int):
-        ctx.note(family.drive_rule, f"{pointer}/axis", "drive has no integer 'axis'; drive ignored")
+    if isinstance(axis, bool) or not isinstance(axis, int) or not 0 <= axis <= 2:
+        ctx.note(family.drive_rule, f"{pointer}/axis", "drive has no 'axis' 0, 1 or 2; drive ignored")
         return None
     return JointDrive(
         type=kind,
