@@ -41,6 +41,7 @@ Problem = tuple[int, str, str]  # (node, JSON pointer, message)
 MAX_EXTENT = 1.0e5  # m: 100 km, far beyond any scene float32 can resolve to the millimetre
 _FLAT = 1e-9  # relative singular value below which hull points count as lying on a line
 _ORDINARY = 1e-3  # sizes and scales the fast path takes (1 mm, 1/1000): anything smaller gets the exact check
+_CONDITIONED = 1e-3  # the fast path's least |det| / (product of column lengths) of a node's 3×3: less is near-flat
 
 
 def placed_problem(p: PlacedShape) -> str | None:
@@ -144,6 +145,25 @@ def _motion_problems(motion: Any) -> Iterator[str]:
         yield "the inertia orientation is not finite"
 
 
+_ORDINARY_MOTION = 1e6  # |velocity| m/s, |angular velocity| rad/s, |gravity factor| up to this are ordinary
+
+
+def extraordinary_bodies(scene: PhysicsScene) -> list[int]:
+    """The body nodes with a velocity, angular velocity or gravity factor beyond :data:`_ORDINARY_MOTION` in
+    magnitude, or a finite mass or inertia beyond its square: values an engine's 32-bit arithmetic may not
+    survive one step with (all at once in NumPy)."""
+    if not scene.bodies:
+        return []
+    motions = [b.motion for b in scene.bodies]
+    with np.errstate(all="ignore"):
+        speeds = np.abs(np.array([(*m.linear_velocity, *m.angular_velocity, m.gravity_factor) for m in motions],
+                                 dtype=float)).max(axis=1)
+        masses = np.array([max((v for v in (m.mass, *(m.inertia_diagonal or ())) if v is not None
+                                and math.isfinite(v)), default=0.0) for m in motions], dtype=float)
+    odd = (speeds > _ORDINARY_MOTION) | (masses > _ORDINARY_MOTION**2)
+    return [b.node for b, flag in zip(scene.bodies, odd.tolist(), strict=True) if flag]
+
+
 def _shapes(scene: PhysicsScene, world: list[np.ndarray], mesh_source: MeshSource | None) -> Iterator[Problem]:
     owners: list[tuple[str, Any]] = [("collider", c) for c in scene.colliders]
     owners += [("trigger", t) for t in scene.triggers if t.shape is not None]
@@ -161,9 +181,9 @@ def _shapes(scene: PhysicsScene, world: list[np.ndarray], mesh_source: MeshSourc
 def _clearly_fine(shapes: list[Any], matrices: list[np.ndarray]) -> np.ndarray:
     """Which primitive shapes pass every check without being placed one by one (all at once in NumPy).
 
-    Conservative: a shape passes only when its node's world matrix is finite, its sizes and scales are at least
-    :data:`_ORDINARY` (a zero or denormal size under a non-uniform scale becomes a flat hull the exact check
-    refuses),
+    Conservative: a shape passes only when its node's world matrix is finite and far from singular (its columns
+    far from parallel: :data:`_CONDITIONED`), its sizes and scales are at least :data:`_ORDINARY` (a zero or
+    denormal size under a non-uniform scale becomes a flat hull the exact check refuses),
     and its position plus twice its largest size times the largest scale stays within :data:`MAX_EXTENT` —
     which bounds every placed size and vertex. Anything else (meshes, planes, NaN, near the bound) takes the
     exact path (:func:`_placed`): this only saves time on the common case, a scene of thousands of boxes.
@@ -183,7 +203,11 @@ def _clearly_fine(shapes: list[Any], matrices: list[np.ndarray]) -> np.ndarray:
         columns = np.linalg.norm(m[:, :3, :3], axis=1)
         within = position + 2.0 * largest * columns.max(axis=1) <= MAX_EXTENT
         ordinary = (smallest >= _ORDINARY) & (columns.min(axis=1) >= _ORDINARY)
-    return primitive & finite & ordinary & within
+        # Columns far from parallel: |det| against the product of the column lengths (1 for any rotation and
+        # scale, 0 when two columns are parallel and the shape collapses onto a plane or a line).
+        volume = np.abs(np.linalg.det(np.where(np.isfinite(m[:, :3, :3]), m[:, :3, :3], 0.0)))
+        conditioned = volume >= _CONDITIONED * columns.prod(axis=1)
+    return primitive & finite & ordinary & within & conditioned
 
 
 def _primitive_sizes(shape: Any) -> tuple[Any, ...] | None:
