@@ -67,18 +67,19 @@ def test_a_zero_last_row_on_a_joint_or_body_node_converts_and_is_reported(tmp_pa
 # 2 ---------------------------------------------------------------- an axis list longer than three
 
 
-def test_a_limit_on_four_linear_axes_converts_with_the_bad_axis_dropped_and_noted(tmp_path: Path) -> None:
+def test_a_limit_on_four_linear_axes_converts_noted_and_the_simulation_refuses_it(tmp_path: Path) -> None:
     def edit(gltf: dict[str, Any]) -> None:
         gltf["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["limits"][0]["linearAxes"] = [0, 1, 2, 3]
 
     path = sample(tmp_path, "swing_and_slide.gltf", edit)
-    scene = gp.read_scene(gp.load(path))
-    assert scene.joints[0].limits[0].linear_axes == (0, 1, 2)
     note = "/extensions/OMI_physics_joint/physicsJoints/0/limits/0/linearAxes"
-    assert [(n.code, n.pointer) for n in scene.notes if n.pointer == note] == [("JOINT-5", note)]
-    _, losses = gp.convert(gp.load(path), to="khr")  # raised ValueError: too many values to unpack
+    out, losses = gp.convert(gp.load(path), to="khr")  # raised ValueError: too many values to unpack
     assert [(loss["code"], loss["pointer"]) for loss in losses] == [("JOINT-5", note)]
+    assert out.json["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"][0]["limits"][0]["linearAxes"] == \
+        [0, 1, 2, 3]  # written as read: the loss report names it
     assert ("JOINT-5", f"{note}/3") in codes(path)
+    code, output = run("simulate", str(path), "--duration", "0.1")
+    assert code == 2 and "limit axes [0, 1, 2, 3] must be distinct values 0, 1 or 2" in output
 
 
 # 3 ---------------------------------------------------------------- integers beyond a double's range

@@ -145,25 +145,6 @@ def _motion_problems(motion: Any) -> Iterator[str]:
         yield "the inertia orientation is not finite"
 
 
-_ORDINARY_MOTION = 1e6  # |velocity| m/s, |angular velocity| rad/s, |gravity factor| up to this are ordinary
-
-
-def extraordinary_bodies(scene: PhysicsScene) -> list[int]:
-    """The body nodes with a velocity, angular velocity or gravity factor beyond :data:`_ORDINARY_MOTION` in
-    magnitude, or a finite mass or inertia beyond its square: values an engine's 32-bit arithmetic may not
-    survive one step with (all at once in NumPy)."""
-    if not scene.bodies:
-        return []
-    motions = [b.motion for b in scene.bodies]
-    with np.errstate(all="ignore"):
-        speeds = np.abs(np.array([(*m.linear_velocity, *m.angular_velocity, m.gravity_factor) for m in motions],
-                                 dtype=float)).max(axis=1)
-        masses = np.array([max((v for v in (m.mass, *(m.inertia_diagonal or ())) if v is not None
-                                and math.isfinite(v)), default=0.0) for m in motions], dtype=float)
-    odd = (speeds > _ORDINARY_MOTION) | (masses > _ORDINARY_MOTION**2)
-    return [b.node for b, flag in zip(scene.bodies, odd.tolist(), strict=True) if flag]
-
-
 def _shapes(scene: PhysicsScene, world: list[np.ndarray], mesh_source: MeshSource | None) -> Iterator[Problem]:
     owners: list[tuple[str, Any]] = [("collider", c) for c in scene.colliders]
     owners += [("trigger", t) for t in scene.triggers if t.shape is not None]
@@ -247,6 +228,8 @@ def _joint_problems(joint: Any) -> Iterator[str]:
     for side, frame in (("A", joint.frame_a), ("B", joint.frame_b)):
         if not _all_finite((*frame.translation, *frame.rotation)):
             yield f"frame {side} is not finite"
+        elif max(abs(v) for v in frame.translation) > MAX_EXTENT:
+            yield f"frame {side} lies beyond {MAX_EXTENT:g} m from its body"
     for limit in joint.limits:
         axes = (*limit.linear_axes, *limit.angular_axes)
         if not _axes_ok(limit.linear_axes) or not _axes_ok(limit.angular_axes) or not axes:

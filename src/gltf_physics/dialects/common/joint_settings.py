@@ -55,18 +55,13 @@ def read_one(ctx: ReadContext, obj: Any, pointer: str, family: Family) -> JointS
 
 def axes(obj: dict[str, Any], key: str, ctx: ReadContext | None = None, pointer: str = "",
          rule: str = "JOINT-5") -> tuple[int, ...]:
-    """The axes 0, 1 and 2 that ``obj[key]`` names, each once and in order. Anything else (an axis 3, a
-    repeat, a non-integer) names no axis an engine has: it is dropped, with a note under ``rule`` when a
-    ``ctx`` is given (the validator reports the same entries as errors)."""
-    entries = array(obj, key)
-    out: list[int] = []
-    for a in entries:
-        if isinstance(a, int) and not isinstance(a, bool) and 0 <= a <= 2 and a not in out:
-            out.append(a)
-    if ctx is not None and len(out) != len(entries):
-        ctx.note(rule, f"{pointer}/{key}", f"'{key}' {_clip(entries)} has entries that are not distinct axes "
-                 f"0, 1 or 2; read as {out}")
-    return tuple(out)
+    """The integer entries of ``obj[key]``, as written (other entries are the validator's business). Entries
+    that are not distinct axes 0, 1 or 2 are kept — the simulation refuses them, the writers pass them on —
+    with a note under ``rule`` when a ``ctx`` is given, so a conversion's loss report names them."""
+    out = tuple(a for a in array(obj, key) if isinstance(a, int) and not isinstance(a, bool))
+    if ctx is not None and (len(set(out)) != len(out) or not set(out) <= {0, 1, 2}):
+        ctx.note(rule, f"{pointer}/{key}", f"'{key}' {_clip(list(out))} are not distinct axes 0, 1 or 2")
+    return out
 
 
 def _clip(entries: list[Any]) -> str:
@@ -107,8 +102,8 @@ def _drive(ctx: ReadContext, obj: Any, pointer: str, family: Family) -> JointDri
         ctx.note(family.drive_rule, pointer, "drive type/mode missing or not understood; drive ignored")
         return None
     axis = obj.get("axis")
-    if isinstance(axis, bool) or not isinstance(axis, int) or not 0 <= axis <= 2:
-        ctx.note(family.drive_rule, f"{pointer}/axis", "drive has no 'axis' 0, 1 or 2; drive ignored")
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        ctx.note(family.drive_rule, f"{pointer}/axis", "drive has no integer 'axis'; drive ignored")
         return None
     return JointDrive(
         type=kind,
