@@ -204,3 +204,61 @@ def test_a_joint_read_from_any_axis_list_swaps_sides_without_error(data: st.Data
                     for limit in joint.limits for a in (limit.linear_axes, limit.angular_axes))
         assert valid or not exact  # a swap is never called exact on axes that are not distinct 0..2
         swapped(joint)
+
+
+def _same_placement(a: Any, b: Any) -> bool:
+    """Equal kinds, and every number within 1e-9 (relative and absolute): the cache shares a placement between
+    relative poses equal to 12 decimals."""
+    if a is None or b is None:
+        return a is b
+    close = {"equal_nan": True, "rtol": 1e-9, "atol": 1e-9}
+    return a.kind == b.kind and all(
+        np.allclose(np.asarray(x, dtype=float), np.asarray(y, dtype=float), **close) for x, y in (
+            (a.translation, b.translation), (a.rotation, b.rotation), (a.params, b.params),
+            (a.points if a.points is not None else (), b.points if b.points is not None else ())))
+
+
+@SETTINGS
+@given(st.lists(st.tuples(shapes, node_matrices()), min_size=2, max_size=8), node_matrices())
+def test_the_bulk_placement_cache_agrees_with_placing_each_shape(cases: list[Any], body_values: list[float]) -> None:
+    """The runtime's batched, cached placement of a body's colliders against placing each one on its own, for
+    collider and body matrices of every hard kind (equal shapes repeat, so the cache is hit)."""
+    from gltf_physics.model import Body, Collider, Motion, PhysicsScene
+    from gltf_physics.model.mass import bulk_placements, colliders_by_body, inverse_body_frame, place_shape
+
+    cases = cases + cases[:2]  # equal shapes at equal poses: what the cache exists for
+    world = [np.array(body_values).reshape(4, 4).T] + [np.array(v).reshape(4, 4).T for _, v in cases]
+    scene = PhysicsScene(bodies=[Body(node=0, motion=Motion())], colliders=[Collider(node=i + 1, shape=shape, body=0)
+                                                           for i, (shape, _) in enumerate(cases)])
+    inverse = inverse_body_frame(world[0])
+    [bulk] = bulk_placements(scene, [0], inverse[None], world, None, colliders_by_body(scene), {})
+    placed = dict(bulk)
+    for k, collider in enumerate(scene.colliders):
+        exact = place_shape(collider.shape, inverse @ world[collider.node])
+        assert _same_placement(placed.get(k), exact), (k, placed.get(k), exact)
+
+
+@SETTINGS
+@given(st.lists(node_matrices(), min_size=2, max_size=6), st.data())
+def test_the_bulk_pose_test_decides_only_as_the_exact_test_does(values: list[list[float]], data: Any) -> None:
+    """The OMI joint writer's bulk "node already at the joint frame?" test against the per-pair computation, on
+    world matrices of every hard kind and frames at, near and far from the true relative pose."""
+    from gltf_physics.dialects.common.pose_bulk import clear_matches
+    from gltf_physics.gltf.transforms import relative_pose
+    from gltf_physics.model import Pose
+
+    world = [np.array(v).reshape(4, 4).T for v in values]
+    queries = []
+    for _ in range(data.draw(st.integers(1, 8))):
+        body = data.draw(st.one_of(st.none(), st.integers(0, len(world) - 1)))
+        node = data.draw(st.integers(0, len(world) - 1))
+        t, q = relative_pose(world[body] if body is not None else None, world[node])
+        nudge = data.draw(st.sampled_from([0.0, 1e-6, 1e-5, 1.0, math.nan]))
+        queries.append((body, node, Pose(translation=(t[0] + nudge, t[1], t[2]), rotation=tuple(q))))
+    verdicts = clear_matches(world, queries)
+    for body, node, frame in queries:
+        if (body, node, id(frame)) in verdicts:
+            t, q = relative_pose(world[body] if body is not None else None, world[node])
+            exact = bool(np.allclose(t, frame.translation, atol=1e-6)) and abs(
+                sum(a * b for a, b in zip(q, frame.rotation, strict=True))) > 1.0 - 1e-9
+            assert verdicts[(body, node, id(frame))] == exact
