@@ -83,17 +83,50 @@ def _edit(gltf: dict[str, Any], rng: random.Random) -> None:
         holder[key] = copy.deepcopy(rng.choice(BAD_VALUES))
 
 
-def mutated_documents(count: int, out: Path) -> list[tuple[Path, str]]:
-    """``count`` mutated fixtures written under ``out``: (path, base fixture relative path)."""
+# Node matrices (column-major) on both sides of NODE_MATRIX_NON_TRS: TRS ones (a rotation with a negative
+# scale, a scale of 1e-3, a translation), and a shear, parallel columns, a zero column, a zero last row, a last
+# row off by 1e-7, and small shears on either side of the 5e-5 bound on the rebuilt matrix's error (1e-3: 5e-4 over
+# it; 1e-5: 5e-6 under it — not at the bound itself, where the Khronos validator's float32 arithmetic and our
+# float64 may round differently).
+_C, _S = math.cos(0.7), math.sin(0.7)
+MATRICES: list[list[float]] = [
+    [_C, _S, 0, 0, -_S, _C, 0, 0, 0, 0, -2, 0, 1, 2, 3, 1],
+    [1e-3, 0, 0, 0, 0, 1e-3, 0, 0, 0, 0, 1e-3, 0, 0, 0, 0, 1],
+    [1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+    [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1],
+    [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+    [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0],
+    [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1.0000001],
+    [1, 0, 0, 0, 1e-3, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+    [1, 0, 0, 0, 1e-5, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+]
+
+
+def _matrix_edit(gltf: dict[str, Any], rng: random.Random) -> None:
+    """One node's transform replaced by a matrix of :data:`MATRICES`."""
+    nodes = gltf.get("nodes")
+    if not isinstance(nodes, list) or not nodes:
+        return
+    node = nodes[rng.randrange(len(nodes))]
+    for key in ("translation", "rotation", "scale"):
+        node.pop(key, None)
+    node["matrix"] = list(rng.choice(MATRICES))
+
+
+def mutated_documents(count: int, out: Path, matrices: int = 0) -> list[tuple[Path, str]]:
+    """``count`` mutated fixtures written under ``out``, then ``matrices`` more whose one edit is a node matrix:
+    (path, base fixture relative path)."""
     bases = _bases()
     texts = {b: _read(b) for b in bases}
     made = []
-    for seed in range(count):
+    for seed in range(count + matrices):
         rng = random.Random(seed)
         base = bases[seed % len(bases)]
         source, bin_chunk = texts[base]
         gltf = copy.deepcopy(source)
-        for _ in range(rng.choice((1, 1, 2))):
+        if seed >= count:
+            _matrix_edit(gltf, rng)
+        for _ in range(rng.choice((1, 1, 2)) if seed < count else 0):
             _edit(gltf, rng)
         folder = out / f"b{seed % len(bases)}"
         if not folder.exists():

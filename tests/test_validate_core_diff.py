@@ -27,6 +27,7 @@ from gltf_physics.validation.core_codes import CORE_CODES
 from khronos_batch import khronos_messages
 
 DOCUMENTS = 400
+MATRIX_DOCUMENTS = 80  # one node's transform replaced by a matrix, TRS or not (NODE_MATRIX_NON_TRS)
 # One problem, two vocabularies: our code → the Khronos codes it stands for.
 EQUIVALENT = {
     "GLTF-UNREADABLE": {"INVALID_JSON", "UNRECOGNIZED_INPUT", "IO_ERROR", "BUFFER_BYTE_LENGTH_MISMATCH"},
@@ -65,7 +66,7 @@ def _shares_a_code(theirs: set[str], report: Report) -> bool:
 
 def test_differential(tmp_path: Path) -> None:
     fixture_path(all_fixture_files()[0])  # skip (or fail under CI) without fixtures
-    docs = mutated_documents(DOCUMENTS, tmp_path)
+    docs = mutated_documents(DOCUMENTS, tmp_path, MATRIX_DOCUMENTS)
     khronos = khronos_messages([path for path, _ in docs])
     tally: Counter[str] = Counter()
     disagreements = []
@@ -80,7 +81,10 @@ def test_differential(tmp_path: Path) -> None:
         else:
             disagreements.append((base, path.name, sorted(theirs), ours.to_text()[-600:]))
         tally["khronos errors" if theirs else "khronos clean"] += 1
-    print(f"\ncore differential over {DOCUMENTS} mutated fixtures: {dict(tally)}")
+    print(f"\ncore differential over {DOCUMENTS} + {MATRIX_DOCUMENTS} mutated fixtures: {dict(tally)}")
+    non_trs = [path for path, _ in docs[DOCUMENTS:] if "NODE_MATRIX_NON_TRS" in _their_errors(khronos[path])]
+    assert len(non_trs) >= MATRIX_DOCUMENTS // 3  # the matrices reach the rule, and the rule its clean side
+    assert all("NODE_MATRIX_NON_TRS" in {m.code for m in validate_file(path).messages} for path in non_trs)
     assert disagreements == []
     # The sample exercises both sides of the contract, and exclusions stay exceptions.
     assert tally["khronos errors"] >= DOCUMENTS // 2 and tally["khronos clean"] >= DOCUMENTS // 20

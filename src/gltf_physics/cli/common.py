@@ -101,8 +101,11 @@ def _report(e: BaseException, kwargs: dict[str, Any]) -> None:
     a user or the interpreter asks for.
     """
     gltf_error, simulation_error = _loaded_error_types()
-    if isinstance(e, UsageError) or (gltf_error is not None and isinstance(e, gltf_error)):
+    if isinstance(e, UsageError):
         fail(str(e))
+    if gltf_error is not None and isinstance(e, gltf_error):
+        # A reader deep in a layer that never saw the path (a mesh's indices) leaves the file to the caller.
+        fail(str(e) if getattr(e, "file", None) else _named(kwargs, str(e)))
     if simulation_error is not None and isinstance(e, simulation_error):
         fail(_named(kwargs, str(e)))
     if isinstance(e, OSError):

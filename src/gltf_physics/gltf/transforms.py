@@ -117,6 +117,29 @@ def decompose(m: np.ndarray) -> tuple[Vec3, Quat, Vec3]:
     return t, quat_of_rows(basis), (sx, sy, sz)
 
 
+TRS_TOLERANCE = 5e-5  # the Khronos glTF-Validator's bound on a rebuilt matrix's error (its NODE_MATRIX_NON_TRS)
+
+
+def non_trs_reason(values: list[float]) -> str | None:
+    """Why a node's ``matrix`` (16 numbers, column-major) is not a translation·rotation·scale, or ``None``.
+
+    glTF allows only TRS matrices; the test is the Khronos validator's: the last row exactly (0, 0, 0, 1), a
+    non-zero determinant, and the matrix rebuilt from its decomposition within :data:`TRS_TOLERANCE` of it
+    (largest row sum of absolute differences). A shear, or columns that are parallel, fail it.
+    """
+    if values[3] != 0 or values[7] != 0 or values[11] != 0 or values[15] != 1:
+        return "its last row is not (0, 0, 0, 1)"
+    m = np.array(values, dtype=float).reshape(4, 4).T
+    with np.errstate(all="ignore"):
+        if not np.isfinite(m).all() or float(np.linalg.det(m[:3, :3])) == 0.0:
+            return "it is singular (determinant 0): it flattens space"
+        t, q, scale = decompose(m)
+        error = float(np.abs(trs_matrix(t, q, scale) - m).sum(axis=1).max())
+    if not error < TRS_TOLERANCE:
+        return f"it holds a shear: rebuilt from translation, rotation and scale it differs by {error:.3g}"
+    return None
+
+
 def decompose_all(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`decompose` of a stack (n, 4, 4): translations (n, 3), rotations (n, 4), scales (n, 3).
 
@@ -233,10 +256,19 @@ def affine_inverse(m: np.ndarray) -> np.ndarray:
     ``LinAlgError`` and never get NaN back."""
     m = np.asarray(m, dtype=float)
     with np.errstate(all="ignore"):
-        if np.isfinite(m).all() and abs(float(np.linalg.det(m[:3, :3]))) > 1e-300:
-            inv = np.linalg.inv(m)
-            if np.isfinite(inv).all():
-                return inv
+        # Only the affine part (3×3 and translation) is inverted: a node matrix whose bottom row is not
+        # (0, 0, 0, 1) is not a transform glTF allows (NODE_MATRIX_NON_TRS), and inverting the whole 4×4 would
+        # raise on a zero bottom row although its 3×3 part is regular.
+        if np.isfinite(m[:3]).all() and abs(float(np.linalg.det(m[:3, :3]))) > 1e-300:
+            if (m[3] == (0.0, 0.0, 0.0, 1.0)).all():
+                out = np.linalg.inv(m)
+            else:
+                linear = np.linalg.inv(m[:3, :3])
+                out = np.eye(4)
+                out[:3, :3] = linear
+                out[:3, 3] = -linear @ m[:3, 3]
+            if np.isfinite(out).all():
+                return out
     t, q, _ = decompose(np.nan_to_num(m, nan=0.0, posinf=0.0, neginf=0.0))
     r = quat_to_matrix(q)
     out = np.eye(4)

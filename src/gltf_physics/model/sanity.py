@@ -41,6 +41,7 @@ Problem = tuple[int, str, str]  # (node, JSON pointer, message)
 MAX_EXTENT = 1.0e5  # m: 100 km, far beyond any scene float32 can resolve to the millimetre
 _FLAT = 1e-9  # relative singular value below which hull points count as lying on a line
 _ORDINARY = 1e-3  # sizes and scales the fast path takes (1 mm, 1/1000): anything smaller gets the exact check
+_CONDITIONED = 1e-3  # the fast path's least |det| / (product of column lengths) of a node's 3×3: less is near-flat
 
 
 def placed_problem(p: PlacedShape) -> str | None:
@@ -161,9 +162,9 @@ def _shapes(scene: PhysicsScene, world: list[np.ndarray], mesh_source: MeshSourc
 def _clearly_fine(shapes: list[Any], matrices: list[np.ndarray]) -> np.ndarray:
     """Which primitive shapes pass every check without being placed one by one (all at once in NumPy).
 
-    Conservative: a shape passes only when its node's world matrix is finite, its sizes and scales are at least
-    :data:`_ORDINARY` (a zero or denormal size under a non-uniform scale becomes a flat hull the exact check
-    refuses),
+    Conservative: a shape passes only when its node's world matrix is finite and far from singular (its columns
+    far from parallel: :data:`_CONDITIONED`), its sizes and scales are at least :data:`_ORDINARY` (a zero or
+    denormal size under a non-uniform scale becomes a flat hull the exact check refuses),
     and its position plus twice its largest size times the largest scale stays within :data:`MAX_EXTENT` —
     which bounds every placed size and vertex. Anything else (meshes, planes, NaN, near the bound) takes the
     exact path (:func:`_placed`): this only saves time on the common case, a scene of thousands of boxes.
@@ -183,7 +184,11 @@ def _clearly_fine(shapes: list[Any], matrices: list[np.ndarray]) -> np.ndarray:
         columns = np.linalg.norm(m[:, :3, :3], axis=1)
         within = position + 2.0 * largest * columns.max(axis=1) <= MAX_EXTENT
         ordinary = (smallest >= _ORDINARY) & (columns.min(axis=1) >= _ORDINARY)
-    return primitive & finite & ordinary & within
+        # Columns far from parallel: |det| against the product of the column lengths (1 for any rotation and
+        # scale, 0 when two columns are parallel and the shape collapses onto a plane or a line).
+        volume = np.abs(np.linalg.det(np.where(np.isfinite(m[:, :3, :3]), m[:, :3, :3], 0.0)))
+        conditioned = volume >= _CONDITIONED * columns.prod(axis=1)
+    return primitive & finite & ordinary & within & conditioned
 
 
 def _primitive_sizes(shape: Any) -> tuple[Any, ...] | None:
@@ -223,6 +228,8 @@ def _joint_problems(joint: Any) -> Iterator[str]:
     for side, frame in (("A", joint.frame_a), ("B", joint.frame_b)):
         if not _all_finite((*frame.translation, *frame.rotation)):
             yield f"frame {side} is not finite"
+        elif max(abs(v) for v in frame.translation) > MAX_EXTENT:
+            yield f"frame {side} lies beyond {MAX_EXTENT:g} m from its body"
     for limit in joint.limits:
         axes = (*limit.linear_axes, *limit.angular_axes)
         if not _axes_ok(limit.linear_axes) or not _axes_ok(limit.angular_axes) or not axes:

@@ -11,7 +11,6 @@ hierarchy level, the same cycle rule as the node-by-node walk) is.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Container
 from typing import Any
 
@@ -66,7 +65,7 @@ def _translation_only(node: dict[str, Any]) -> bool:
     if t is None:
         return True
     return (t.__class__ is list and len(t) == 3 and set(map(type, t)) <= _REALS
-            and all(math.isfinite(v) and abs(v) < 1e300 for v in t))
+            and all(abs(v) < 1e300 for v in t))  # exact for any int (no float conversion); NaN and ∞ fail
 
 
 def nearest_body(gltf: dict[str, Any], bodies: Container[int], node: int) -> int | None:

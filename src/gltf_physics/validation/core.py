@@ -174,7 +174,14 @@ def _plain(values: list[Any]) -> bool:
 
 
 def _matrix(c: Core, node: dict[str, Any], ptr: str) -> None:
-    c.numbers(node, "matrix", ptr, (16,))
+    values = c.numbers(node, "matrix", ptr, (16,))
+    if values is not None:
+        from ..gltf.transforms import non_trs_reason  # numpy: only for a document that has node matrices
+
+        reason = non_trs_reason(values)
+        if reason is not None:
+            c.emit("NODE_MATRIX_NON_TRS", f"{ptr}/matrix", f"the matrix must decompose into translation, rotation "
+                                                          f"and scale, but {reason}")
     if "translation" in node or "rotation" in node or "scale" in node:
         c.emit("NODE_MATRIX_TRS", f"{ptr}/matrix", "a node has either a matrix or translation/rotation/scale, "
                                                   "not both")

@@ -11,7 +11,7 @@ import numpy as np
 from ..gltf.accessors import read_accessor
 from ..gltf.document import Document
 from ..gltf.layout import COMPONENT_DTYPES, TYPE_COMPONENTS, element_size
-from .core_json import Core, as_int, is_number
+from .core_json import Core, as_int, beyond_double, is_number
 
 COMPONENT_TYPES = tuple(COMPONENT_DTYPES)
 TYPES = tuple(TYPE_COMPONENTS)
@@ -202,8 +202,8 @@ def _bounds(c: Core, acc: dict[str, Any], ptr: str, values: np.ndarray) -> None:
 
 def _comparable(declared: list[Any], dtype: np.dtype) -> bool:
     """Declared bounds the JSON pass accepted (integers in range for integer data): only those are compared."""
-    if dtype.kind == "f":
-        return all(is_number(d) for d in declared)
+    if dtype.kind == "f":  # a bound beyond a double's range is reported (VALUE_NOT_IN_RANGE), not compared
+        return all(is_number(d) and not beyond_double(d) for d in declared)
     info = np.iinfo(dtype)
     return all(as_int(d) is not None and info.min <= d <= info.max for d in declared)
 

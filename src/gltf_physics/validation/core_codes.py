@@ -47,6 +47,8 @@ CORE_CODES: dict[str, tuple[int, str]] = {
     "MESH_INVALID_WEIGHTS_COUNT": (ERROR, "A mesh's weights do not match its number of morph targets."),
     "MESH_PRIMITIVES_UNEQUAL_TARGETS_COUNT": (ERROR, "A mesh's primitives differ in their number of targets."),
     "NODE_MATRIX_TRS": (ERROR, "A node has both a matrix and translation/rotation/scale."),
+    "NODE_MATRIX_NON_TRS": (ERROR, "A node's matrix is not a translation·rotation·scale (a shear, a singular "
+                                   "matrix, or a last row other than 0, 0, 0, 1)."),
     "ROTATION_NON_UNIT": (ERROR, "A node's rotation quaternion is not of unit length."),
     # Link: references between objects
     "UNRESOLVED_REFERENCE": (ERROR, "An index points past the end of the array it refers to."),

@@ -8,6 +8,7 @@ never a number.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,11 +34,21 @@ def is_number(v: Any) -> bool:
     return v.__class__ is float and math.isfinite(v)
 
 
+def beyond_double(v: Any) -> bool:
+    """An integer literal no double can hold (JSON allows any number of digits; reading it as a float would
+    raise OverflowError). Python compares an int with a float exactly, so this never converts."""
+    return v.__class__ is int and abs(v) > sys.float_info.max
+
+
 def accessor_format(acc: dict[str, Any]) -> tuple[Any, Any, bool]:
     """(type, componentType, normalized) of an accessor, hashable whatever the JSON holds."""
     type_, ctype = acc.get("type"), acc.get("componentType")
     return (type_ if type_.__class__ is str else None, as_int(ctype) if ctype.__class__ in _NUM else None,
             acc.get("normalized") is True)
+
+
+def _too_big(key: str, value: int) -> str:
+    return f"'{key}' holds an integer of {len(str(abs(value)))} digits, beyond the range of a double (±1.8e308)"
 
 
 def _kind(v: Any) -> str:
@@ -168,6 +179,9 @@ class Core:
         if not is_number(value):
             self.emit("TYPE_MISMATCH", f"{ptr}/{key}", f"'{key}' must be a number, found {_kind(value)}")
             return None
+        if beyond_double(value):
+            self.emit("VALUE_NOT_IN_RANGE", f"{ptr}/{key}", _too_big(key, value))
+            return None
         if (lo is not None and (value < lo or (lo_open and value == lo))) or (hi is not None and value > hi):
             self.emit("VALUE_NOT_IN_RANGE", f"{ptr}/{key}", f"'{key}' {value!r} is out of range")
             return None
@@ -236,7 +250,11 @@ class Core:
             self.emit("ARRAY_TYPE_MISMATCH", where, f"'{key}' must hold only numbers")
             return None
         ok = True
-        if lo is not None or hi is not None:
+        for k, v in enumerate(value):
+            if beyond_double(v):
+                self.emit("VALUE_NOT_IN_RANGE", f"{where}/{k}", _too_big(key, v))
+                ok = False
+        if ok and (lo is not None or hi is not None):
             for k, v in enumerate(value):
                 if (lo is not None and v < lo) or (hi is not None and v > hi):
                     self.emit("VALUE_NOT_IN_RANGE", f"{where}/{k}", f"{v!r} is out of range [{lo}, {hi}]")

@@ -24,6 +24,7 @@ class Family:
 
     negative_rule: str  # note code for a negative stiffness/maxForce read as ∞ (D-15)
     drive_rule: str  # note code for a drive without type/mode/axis (KRB-8 / JOINT-8)
+    axes_rule: str  # note code for a limit axis that is not 0, 1 or 2, or repeated (KRB-6 / JOINT-5)
     note_non_object_drive: bool  # OMI notes a drive that is not an object; KHR skips it silently
     paired_targets: bool  # KRB-9 + D-11 on writing; OMI writes each field on its own
     stiffness_key: str = "stiffness"
@@ -52,9 +53,20 @@ def read_one(ctx: ReadContext, obj: Any, pointer: str, family: Family) -> JointS
     return tuple(read_limits), tuple(d for d in read_drives if d is not None)
 
 
-def axes(obj: dict[str, Any], key: str) -> tuple[int, ...]:
-    """The integer entries of ``obj[key]`` (other entries are the validator's business)."""
-    return tuple(a for a in array(obj, key) if isinstance(a, int) and not isinstance(a, bool))
+def axes(obj: dict[str, Any], key: str, ctx: ReadContext | None = None, pointer: str = "",
+         rule: str = "JOINT-5") -> tuple[int, ...]:
+    """The integer entries of ``obj[key]``, as written (other entries are the validator's business). Entries
+    that are not distinct axes 0, 1 or 2 are kept — the simulation refuses them, the writers pass them on —
+    with a note under ``rule`` when a ``ctx`` is given, so a conversion's loss report names them."""
+    out = tuple(a for a in array(obj, key) if isinstance(a, int) and not isinstance(a, bool))
+    if ctx is not None and (len(set(out)) != len(out) or not set(out) <= {0, 1, 2}):
+        ctx.note(rule, f"{pointer}/{key}", f"'{key}' {_clip(list(out))} are not distinct axes 0, 1 or 2")
+    return out
+
+
+def _clip(entries: list[Any]) -> str:
+    text = repr(entries)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _infinite_if_negative(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str, rule: str) -> float:
@@ -69,8 +81,8 @@ def _infinite_if_negative(ctx: ReadContext, obj: dict[str, Any], key: str, point
 
 def _limit(ctx: ReadContext, obj: dict[str, Any], pointer: str, family: Family) -> JointLimit:
     return JointLimit(
-        linear_axes=axes(obj, "linearAxes"),
-        angular_axes=axes(obj, "angularAxes"),
+        linear_axes=axes(obj, "linearAxes", ctx, pointer, family.axes_rule),
+        angular_axes=axes(obj, "angularAxes", ctx, pointer, family.axes_rule),
         min=num(obj, "min", -math.inf),
         max=num(obj, "max", math.inf),
         stiffness=_infinite_if_negative(ctx, obj, family.stiffness_key, pointer, family.negative_rule),

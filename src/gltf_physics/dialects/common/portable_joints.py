@@ -70,6 +70,8 @@ def _limit_exact(lim: JointLimit, locked: frozenset[int], pinned: bool) -> bool:
     lin, ang = set(lim.linear_axes), set(lim.angular_axes)
     if lin and ang:
         return False  # writers split these first (D-4)
+    if not (lin | ang) <= ALL or len(lin) != len(lim.linear_axes) or len(ang) != len(lim.angular_axes):
+        return False  # axes beyond 0..2 or repeated (JOINT-5 / KRB-6): no metric to compare, written as read
     if lin and pinned:
         return True  # the frames' origins coincide: every linear metric is 0 from either side
     axes = lin or ang

@@ -15,7 +15,8 @@ from ..common.joint_settings import Family, JointSettings
 from ..common.joint_settings import read_settings as _read_settings
 
 # D-15 on a negative stiffness/maxForce; KRB-8 on a drive without type/mode/axis; KRB-9 pairs targets with gains.
-KHR = Family(negative_rule="D-15", drive_rule="KRB-8", note_non_object_drive=False, paired_targets=True)
+KHR = Family(negative_rule="D-15", drive_rule="KRB-8", axes_rule="KRB-6", note_non_object_drive=False,
+             paired_targets=True)
 KHR_GEN0 = replace(KHR, stiffness_key="springConstant", damping_key="springDamping", drives=False)
 
 

@@ -39,7 +39,8 @@ GEN1 = "gen1-constraints"
 GEN2 = "gen2-physicsJoints"
 
 # JOINT-7 on a negative stiffness/maxForce (D-15), JOINT-8 on a bad drive; no KRB-9 pairing on writing.
-OMI = Family(negative_rule="JOINT-7", drive_rule="JOINT-8", note_non_object_drive=True, paired_targets=False)
+OMI = Family(negative_rule="JOINT-7", drive_rule="JOINT-8", axes_rule="JOINT-5", note_non_object_drive=True,
+             paired_targets=False)
 
 Owner = Callable[[int], "int | None"]  # node → its nearest motion node (itself or an ancestor)
 
@@ -98,8 +99,8 @@ def _constraint(ctx: ReadContext, obj: Any, pointer: str) -> JointLimit | None:
         ctx.note("JOINT1-1", pointer, "constraint is not an object; ignored")
         return None
     return JointLimit(
-        linear_axes=axes(obj, "linearAxes"),
-        angular_axes=axes(obj, "angularAxes"),
+        linear_axes=axes(obj, "linearAxes", ctx, pointer, "JOINT1-3"),
+        angular_axes=axes(obj, "angularAxes", ctx, pointer, "JOINT1-3"),
         min=num(obj, "lowerLimit", 0.0),
         max=num(obj, "upperLimit", 0.0),
         stiffness=num(obj, "stiffness", math.inf),

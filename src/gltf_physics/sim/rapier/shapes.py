@@ -29,19 +29,21 @@ def collider_builder(p: PlacedShape) -> rp.ColliderBuilder:
 
 def _shape(p: PlacedShape) -> tuple[rp.SharedShape, np.ndarray]:
     zero = np.zeros(3)
+    # Rapier asserts its sizes' sign bit is clear, and -0.0 has it set: a zero size is built as +0.0.
+    params = tuple(v + 0.0 for v in p.params)
     if p.kind == "box":
-        return rp.SharedShape.cuboid(*p.params), zero
+        return rp.SharedShape.cuboid(*params), zero
     if p.kind == "sphere":
-        return rp.SharedShape.ball(p.params[0]), zero
+        return rp.SharedShape.ball(params[0]), zero
     if p.kind == "capsule":
-        hh, rb, rt = p.params
+        hh, rb, rt = params
         if rb == rt:
             return rp.SharedShape.capsule_y(hh, rb), zero
         return rp.SharedShape.convex_hull(capsule_points(hh, rb, rt)), zero
     if p.kind == "cylinder":
-        return _cylinder(*p.params), zero
+        return _cylinder(*params), zero
     if p.kind == "plane":
-        return _plane(*p.params)
+        return _plane(*params)
     if p.kind == "convex":
         return rp.SharedShape.convex_hull(np.ascontiguousarray(p.points, dtype=np.float64)), zero
     if p.kind == "trimesh":

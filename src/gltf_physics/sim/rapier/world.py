@@ -392,8 +392,10 @@ class RapierWorld:
             return
         nodes = sorted(self.node_of.get(h, -1) for h in q.bodies)
         node = nodes[0] if nodes else None
+        # The body's pointer, so the line names what to fix (its velocities, gravity factor, mass…).
+        pointer = next((b.pointer for b in self.scene.bodies if b.node == node and b.pointer), None)
         raise SimulationError(f"the state of node {node} became non-finite at t = {self.time:.6g} s",
-                              node=node)
+                              node=node, pointer=pointer)
 
     # -- poses ---------------------------------------------------------------------------------------
     def read_poses(self) -> np.ndarray:
