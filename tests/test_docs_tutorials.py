@@ -81,3 +81,17 @@ def test_tutorial_runs_as_written(name: str, tmp_path: Path) -> None:
     # No tutorial writes over its input.
     assert (tmp_path / "examples" / "tumbling_boxes.gltf").read_bytes() == \
         (ROOT / "examples" / "tumbling_boxes.gltf").read_bytes()
+
+
+def test_readme_python_runs_as_written(tmp_path: Path) -> None:
+    blocks = [body for lang, body in FENCE.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+              if lang == "python"]
+    assert len(blocks) == 1
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    script = tmp_path / "readme.py"
+    script.write_text(blocks[0], encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=_env(), capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "boxes.khr.gltf").is_file()
+    assert "'event': 'enter', 'trigger': 8, 'node': 3" in done.stdout  # the ball reaches the landing zone
