@@ -31,8 +31,14 @@ def steps(page: Path) -> list[tuple[str, str]]:
     """The runnable steps of a page in order: ("console", one command) or ("python", one block)."""
     found: list[tuple[str, str]] = []
     for lang, body in FENCE.findall(page.read_text(encoding="utf-8")):
-        if lang == "console":
-            found += [("console", line[2:]) for line in body.splitlines() if line.startswith("$ ")]
+        if lang == "console":  # `$ ` starts a command; a line ending in a backslash continues on the next
+            command: list[str] = []
+            for line in body.splitlines():
+                if line.startswith("$ ") or (command and command[-1].endswith("\\")):
+                    command.append(line.removeprefix("$ "))
+                if command and not command[-1].endswith("\\"):
+                    found.append(("console", "\n".join(command)))
+                    command = []
         elif lang == "python":
             found.append(("python", body))
     return found
@@ -40,6 +46,12 @@ def steps(page: Path) -> list[tuple[str, str]]:
 
 def pages() -> list[str]:
     return sorted(p.stem for p in TUTORIALS.glob("*.md") if p.stem != "index")
+
+
+def test_commands_continue_over_backslashed_lines(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("```console\n$ a --x \\\n    --y\noutput\n$ b\n```\n```sh\nc\n```\n", encoding="utf-8")
+    assert steps(page) == [("console", "a --x \\\n    --y"), ("console", "b")]
 
 
 def test_every_tutorial_has_runnable_steps() -> None:
