@@ -76,7 +76,14 @@ def command_rst(path: tuple[str, ...], command: Any) -> list[str]:
     full = " ".join((PROG, *path))
     title = f"``{full}``"
     lines = [title, "-" * len(title), ""]
-    lines += [escape(line) for line in (command.help or "").strip().splitlines()] + [""]
+    # "\b" is click's "do not rewrap the next paragraph" marker, not text.
+    text = (command.help or "").replace("\b", "").strip()
+    for line in text.splitlines():
+        if line.startswith("Example: "):  # a command line: shown as one, to copy
+            lines += ["Example:", "", ".. code-block:: console", "", f"   $ {line.removeprefix('Example: ')}", ""]
+        else:
+            lines.append(escape(line))
+    lines.append("")
     usage = " ".join([full, *command.collect_usage_pieces(ctx)])
     lines += ["Usage::", "", f"   {usage}", ""]
     params = parameters(command, ctx)
