@@ -14,6 +14,7 @@ Sphinx (the `docs` extra) those tests skip, except under CI=true.
 from __future__ import annotations
 
 import ast
+import functools
 import html
 import os
 import re
@@ -35,7 +36,8 @@ CODE = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$")
 SEVERITY = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "info"}
 
 
-def code_literals() -> set[str]:
+@functools.cache
+def code_literals() -> frozenset[str]:
     """Every string constant in src/ that is a whole code: what ``loss(...)``, ``note(...)`` and ``emit(...)``
     are called with, wherever they are (found independently of any table)."""
     found = set()
@@ -43,7 +45,7 @@ def code_literals() -> set[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE.match(node.value):
                 found.add(node.value)
-    return found
+    return frozenset(found)
 
 
 def emitted_codes() -> set[str]:
