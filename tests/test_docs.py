@@ -33,7 +33,7 @@ DOCS = ROOT / "docs"
 CATALOGUE = DOCS / "rules.md"
 # A code the project emits: letters, then dash-separated parts (JOINT-6, KRB-11, HINT-NO-GROUND, D-12, USD-7).
 CODE = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$")
-SEVERITY = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "info"}
+SEVERITY = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "info", Severity.HINT: "hint"}
 
 
 @functools.cache
