@@ -244,3 +244,13 @@ def test_the_link_check_catches_what_it_must(tmp_path: Path) -> None:
     assert _links(sample) == ["../shared/DESIGN.md", "view.png", "x.md", "https://rapier.rs"]
     assert FORBIDDEN.findall("see DIGEST §11, issue 10 and round 2") == ["DIGEST", "issue 10", "round 2"]
     assert slug("JOINT-6") == "joint-6" and slug("UNDEFINED_PROPERTY") == "undefined_property"
+
+
+def test_repository_files_the_pages_name_exist() -> None:
+    # Sources, not the outputs a page tells a command to write (`examples/tumbling_boxes.html`).
+    named = re.compile(r"`((?:tests|bench|tools|examples|viewer|docs)/[\w./-]+\.(?:py|gltf|glb|md|rst|js))`")
+    missing = [f"{source.relative_to(ROOT)}: {path}" for source in _doc_sources()
+               for path in named.findall(source.read_text(encoding="utf-8")) if not (ROOT / path).exists()]
+    assert missing == []
+    assert named.findall("see `bench/semantics.py` and `tests/test_docs.py`") == ["bench/semantics.py",
+                                                                                  "tests/test_docs.py"]
