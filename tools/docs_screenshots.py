@@ -1,7 +1,7 @@
-"""Re-make the README's viewer pictures (docs/view-*.png): one page per extension family, made the way a user
-makes it (`gltf-physics view IN`, default run), shot in Debian's chromium at 2 s into the run.
+"""Re-make the viewer pictures of the README and the documentation (docs/view-*.png): one page per extension
+family, made the way a user makes it (`gltf-physics view IN`, default run), shot in Debian's chromium.
 
-    PYTHONPATH=src GLTF_PHYSICS_FIXTURES=../shared/fixtures python tools/docs_screenshots.py [OUT_DIR]
+    GLTF_PHYSICS_FIXTURES=/path/to/fixtures python tools/docs_screenshots.py [OUT_DIR]
 """
 
 from __future__ import annotations
@@ -34,12 +34,16 @@ def main(out_dir: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     out_dir.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         for name, fixture, at, follow in SHOTS:
             page_path = Path(tmp) / f"{name}.html"
-            subprocess.run([sys.executable, "-m", "gltf_physics", "view", str(FIXTURES / fixture), "--out",
-                            str(page_path), "-q"], check=True)
+            # Run from the asset's folder with its bare name, as a user would: the page's panel shows the path
+            # it was given, and a picture must not carry this machine's folders.
+            source = FIXTURES / fixture
+            subprocess.run([sys.executable, "-m", "gltf_physics", "view", source.name, "--out", str(page_path),
+                            "-q"], check=True, cwd=source.parent, env=env)
             page = browser.new_page(viewport={"width": 800, "height": 500})
             page.goto(page_path.as_uri(), wait_until="commit")
             page.wait_for_function(READY, timeout=120_000)

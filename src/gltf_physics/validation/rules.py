@@ -49,7 +49,7 @@ RULES: dict[str, Rule] = {
     "GLTF-NUMBER": _r(E, "A number is NaN or infinite, which JSON cannot carry."),
     "GLTF-MESH": _r(E, "A mesh a physics shape uses is malformed (no primitives, bad POSITION/indices "
                        "accessor)."),
-    "GLTF-VALUE": _r(W, "A value breaks its official schema (enum, minimum, required key) and no DIGEST rule "
+    "GLTF-VALUE": _r(W, "A value breaks its official schema (enum, minimum, required key) and no numbered rule "
                         "names it."),
     "GLTF-TEXT": _r(E, "A string or key holds a lone surrogate (not Unicode text): the file cannot be saved."),
     "GLTF-SIMULATE": _r(E, "The runtime refuses this before simulating: a non-finite or negative size, a size or "
