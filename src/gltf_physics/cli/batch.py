@@ -7,7 +7,11 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors, out
+from .common import UsageError, clean_errors, out, require_extra
+from .overwrite import Source, refuse_overwrite
+
+# What the [scale] extra brings, imported before a batch starts so that its absence is one line.
+SCALE_MODULES = ("pyarrow", "dask", "distributed")
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                   help="Run validate, info, convert or simulate over many assets on Dask (files, folders, globs): "
@@ -72,6 +76,8 @@ def simulate(paths: Paths, duration: Annotated[float, typer.Option(help="Seconds
 
 def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, Any]]:
     _check(args)  # before importing Dask: a usage error should be instant
+    require_extra("batch", "scale", SCALE_MODULES)
+    _refuse_overwrite(args, options)
     from ..scale.run import batch
     from .batch_progress import BatchProgress
 
@@ -105,6 +111,24 @@ def _check(args: dict[str, Any]) -> None:
         raise UsageError(f"{table}: --out must end in .parquet or .jsonl")
     if args["resume"] and table is None:
         raise UsageError("--resume needs --out (the table to resume)")
+
+
+def _refuse_overwrite(args: dict[str, Any], options: dict[str, Any]) -> None:
+    """No output (the table, its journal, a converted file) may be one of the assets."""
+    from ..scale.paths import expand, mirrored
+    from ..scale.table import journal_path
+
+    assets = expand(args["paths"])
+    table = args["out_table"]
+    outputs: list[tuple[str, Path | None]] = [("--out", table), ("--out", journal_path(table) if table else None)]
+    if "out_dir" in options and assets:
+        try:
+            outputs += [("--out-dir", Path(p)) for p in mirrored(assets, options["out_dir"]).values()]
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    # The assets' own referenced files are not read here (thousands of files): a converted file's side files are
+    # named after it, never after an input's.
+    refuse_overwrite([Source(Path(a), references=False) for a in assets], outputs, side_files=False)
 
 
 def _exit(rows: list[dict[str, Any]], also_failing: int = 0) -> None:

@@ -67,6 +67,19 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def require_extra(what: str, extra: str, modules: tuple[str, ...]) -> None:
+    """Raise UsageError with the pip command when a module of an optional extra cannot be imported."""
+    import importlib
+
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError as e:
+            missing = e.name or name
+            raise UsageError(f"{what} needs the [{extra}] extra ({missing} is not installed): "
+                             f"pip install 'gltf-physics[{extra}]'") from None
+
+
 def clipped(message: str) -> str:
     """``message`` as one printable line of at most ``LINE_LIMIT`` characters."""
     line = message.replace("\r", " ").replace("\n", " ")

@@ -12,6 +12,7 @@ import typer
 
 from .common import UsageError, clean_errors, out
 from .options import at_least, choice, suffix
+from .overwrite import Source, refuse_overwrite
 
 
 @clean_errors
@@ -73,6 +74,8 @@ def simulate(
     assignments = [_parse_set(s) for s in sets or []]
     schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
+    refuse_overwrite([Source(src, doc.json), *([Source(inputs, references=False)] if inputs is not None else [])],
+                     [("-o", output), ("--trace", trace), ("--events", events)])
     world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording,
                   engine=engine, **({"articulations": False} if joints == "impulse" else {}))
     for pointer, value in assignments:

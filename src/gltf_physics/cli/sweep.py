@@ -8,7 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors
+from .batch import SCALE_MODULES
+from .common import UsageError, clean_errors, require_extra
+from .overwrite import Source, refuse_overwrite
 
 
 @clean_errors
@@ -44,6 +46,8 @@ def sweep(
             check_pointer(pointer)
     except (SpecError, ValueError) as e:
         raise UsageError(f"{scene}: {e}") from None
+    require_extra("sweep", "scale", SCALE_MODULES)
+    refuse_overwrite([Source(scene)], [("--out", out_table), ("--trajectories", trajectories)])
     from ..scale.sweeps import sweep as run_sweep
 
     with _Bar() as bar:

@@ -9,6 +9,7 @@ import typer
 
 from .common import clean_errors, out
 from .options import at_least, suffix
+from .overwrite import Source, refuse_overwrite
 
 
 @clean_errors
@@ -39,12 +40,15 @@ def view(
         at_least("--simulate", simulate, 0, "the run's length in seconds")
     if png is not None:
         suffix("--png", png, [".png"], "the preview (a PNG picture)")
+    if out_page is not None:
+        suffix("--out", out_page, [".html"], "the page")
     doc = load(src)
+    target = png if png is not None else out_page or src.with_suffix(".html")
+    refuse_overwrite([Source(src, doc.json)], [("--png" if png else "--out" if out_page else "page", target)])
     scene = read_scene(doc)
     # By default a run is embedded, unless nothing in the scene can move (no dynamic or kinematic body).
     seconds = (bake.natural_length(scene) if bake.moving_bodies(scene) else 0.0) if simulate is None else simulate
     run = bake.record(scene, seconds) if seconds > 0 else None
-    target = png if png is not None else out_page or src.with_suffix(".html")
     if png is not None:
         png_preview.render_png(doc, scene, png, trajectories=bake.trajectories(run) if run else None)
     else:
