@@ -10,6 +10,8 @@ from collections.abc import Iterator
 import dask
 from distributed import Client, LocalCluster
 
+from .main_guard import check_main_guard
+
 # Background chores of a local cluster's servers, slowed or off. At their defaults (an event-loop tick every 20 ms
 # in the scheduler, each nanny and each worker; a stack-sampling profiler every 10 ms in each worker; system and
 # memory monitors every 0.5 s and 0.1 s) they cost ~10 % of a core on an idle 2-worker cluster (~2 % with these
@@ -36,6 +38,7 @@ def open_client(client: Client | None = None, *, workers: int | None = None,
         with Client(scheduler, timeout="30s") as remote:
             yield remote
         return
+    check_main_guard()  # before a process starts: a script without the guard would re-run in each worker
     n = workers or os.cpu_count() or 1
     _quiet()
     # Processes, one thread each: the work is Python (the GIL) and every thread keeps its own runner process.
