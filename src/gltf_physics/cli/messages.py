@@ -101,3 +101,22 @@ def validate_total(reports: Sequence[Any], strict: bool) -> str:
     if unreadable:
         parts.append(f"{unreadable} unreadable")
     return f"{plural(len(reports), 'file')}: " + ", ".join(parts)
+
+
+# The validator's hints that say a run will not look as its author meant: something falls forever, hangs far
+# below its joint, drops through everything or is thrown out at the first step.
+ODD_RUN_HINTS = ("HINT-NO-GROUND", "HINT-SAG", "HINT-NO-COLLIDER", "HINT-START-OVERLAP")
+
+
+def odd_run_hints(src: Path, scene: Any, gltf: Any) -> list[str]:
+    """One line per hint of ``ODD_RUN_HINTS`` the scene draws, as `validate` prints it."""
+    from ..validation.hints import check
+
+    lines: list[str] = []
+
+    def emit(code: str, pointer: str, message: str, severity: int | None = None) -> None:
+        if code in ODD_RUN_HINTS:
+            lines.append(f"{src}: hint {code} {pointer or '/'}: {message}")
+
+    check(scene, gltf, emit)
+    return lines

@@ -76,7 +76,10 @@ def simulate(
     doc = load(src)
     refuse_overwrite([Source(src, doc.json), *([Source(inputs, references=False)] if inputs is not None else [])],
                      [("-o", output), ("--trace", trace), ("--events", events)])
-    world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording,
+    scene = read_scene(doc)
+    if not quiet:
+        say_hints(src, scene, doc.json)
+    world = World(scene, rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording,
                   engine=engine, **({"articulations": False} if joints == "impulse" else {}))
     for pointer, value in assignments:
         world.set(pointer, value)
@@ -89,6 +92,15 @@ def simulate(
 
         for line in simulate_summary(src, world.scene, world, [output, trace, events]):
             out.print(line)
+
+
+def say_hints(src: Path, scene: Any, gltf: Any) -> None:
+    """The validator's hints that predict an odd run, one line each on stderr, before the run."""
+    from .common import clipped
+    from .messages import odd_run_hints
+
+    for line in odd_run_hints(src, scene, gltf):
+        sys.stderr.write(clipped(line) + "\n")
 
 
 def _parse_set(text: str) -> tuple[str, Any]:

@@ -10,6 +10,7 @@ import typer
 from .common import clean_errors, out
 from .options import at_least, suffix
 from .overwrite import Source, refuse_overwrite
+from .simulate import say_hints
 
 
 @clean_errors
@@ -24,6 +25,8 @@ def view(
     png: Annotated[Path | None, typer.Option(metavar="OUT.png",
                                              help="Render a static PNG preview instead (no browser).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+    ground: Annotated[bool, typer.Option(help="Add a static ground under the scene's lowest point, for the run "
+                                              "and the page (the file is not changed).")] = False,
 ) -> None:
     """Write one self-contained HTML page showing the scene's physics and a simulated run.
 
@@ -46,6 +49,12 @@ def view(
     target = png if png is not None else out_page or src.with_suffix(".html")
     refuse_overwrite([Source(src, doc.json)], [("--png" if png else "--out" if out_page else "page", target)])
     scene = read_scene(doc)
+    if ground:
+        from ..view.ground import add_ground
+
+        doc, scene = add_ground(doc, scene)
+    if not quiet:
+        say_hints(src, scene, doc.json)
     # By default a run is embedded, unless nothing in the scene can move (no dynamic or kinematic body).
     seconds = (bake.natural_length(scene) if bake.moving_bodies(scene) else 0.0) if simulate is None else simulate
     run = bake.record(scene, seconds) if seconds > 0 else None
