@@ -99,8 +99,11 @@ def clean_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (typer.Exit, typer.Abort, KeyboardInterrupt, SystemExit, GeneratorExit):
+        except (typer.Exit, typer.Abort, SystemExit, GeneratorExit):
             raise
+        except KeyboardInterrupt:  # Ctrl-C before or after a run (during one, the run's progress says where)
+            sys.stderr.write("interrupted\n")
+            raise typer.Exit(130) from None
         except BaseException as e:
             _report(e, kwargs)
     return wrapper  # type: ignore[return-value]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,6 +12,7 @@ import typer
 from .common import UsageError, clean_errors, out
 from .options import at_least, choice, suffix
 from .overwrite import Source, refuse_overwrite
+from .progress import RunProgress
 
 
 @clean_errors
@@ -85,8 +85,9 @@ def simulate(
         world.set(pointer, value)
     if schedule is not None:
         schedule.apply_due(world)  # time-0 changes, after --set
-    run_and_write(world, duration, doc, outputs, each_step=schedule.apply_due if schedule is not None else None,
-                  runner=_run_with_progress)
+    with RunProgress("simulating", duration, rate) as progress:
+        run_and_write(world, duration, doc, outputs, each_step=schedule.apply_due if schedule is not None else None,
+                      runner=progress.run)
     if not quiet:
         from .messages import simulate_summary
 
@@ -120,22 +121,3 @@ def _load_schedule(path: Path) -> Any:
         return InputSchedule(load_inputs(path))
     except ValueError as e:
         raise UsageError(f"--inputs {e}") from None
-
-
-def _run_with_progress(world: Any, seconds: float, each_step: Callable[[Any], None] | None = None) -> None:
-    """Run with a progress bar on a terminal for long runs; the trace is written as the run goes, so the bar
-    covers the writing too."""
-    from rich.console import Console
-    from rich.progress import Progress
-
-    steps = max(0, round(seconds * world.rate))
-    # A bar only where someone watches, and only for runs long enough to need one.
-    show = sys.stderr.isatty() and steps >= 600
-    with Progress(console=Console(stderr=True), transient=True, disable=not show) as progress:
-        task = progress.add_task("simulating", total=steps)
-        def on_step(w: Any) -> None:
-            progress.advance(task)
-            if each_step is not None:
-                each_step(w)
-
-        world.run(seconds, on_step=on_step)

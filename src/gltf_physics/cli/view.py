@@ -10,6 +10,7 @@ import typer
 from .common import clean_errors, out
 from .options import at_least, suffix
 from .overwrite import Source, refuse_overwrite
+from .progress import RunProgress
 from .simulate import say_hints
 
 
@@ -57,7 +58,10 @@ def view(
         say_hints(src, scene, doc.json)
     # By default a run is embedded, unless nothing in the scene can move (no dynamic or kinematic body).
     seconds = (bake.natural_length(scene) if bake.moving_bodies(scene) else 0.0) if simulate is None else simulate
-    run = bake.record(scene, seconds) if seconds > 0 else None
+    run = None
+    if seconds > 0:
+        with RunProgress("baking the run", seconds, bake.DEFAULT_RATE) as progress:
+            run = bake.record(scene, seconds, on_step=progress.on_step)
     if png is not None:
         png_preview.render_png(doc, scene, png, trajectories=bake.trajectories(run) if run else None)
     else:
