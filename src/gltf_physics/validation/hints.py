@@ -1,7 +1,9 @@
 """Hints: files that are valid but will likely not behave as their author meant (issue 12).
 
 Not DIGEST rules, so their codes have their own stable prefix ``HINT-`` and their own table (``HINTS``,
-documented in the README by :func:`hints_markdown`); severity info or warning, never error. They look at the
+documented by :func:`hints_markdown`). Their severity is the glTF-Validator's *hint*: a hint says the file is valid
+but will likely not behave as meant, never that it breaks a rule, so it counts as a hint and ``--strict`` (which
+fails on warnings) does not fail on it. They look at the
 scene at t = 0 with the model's own helpers (``model.mass`` for masses and placed shapes, ``overlap`` for
 geometry); nothing here imports an engine.
 """
@@ -31,34 +33,33 @@ from ..model.mass import (
 from . import broadphase, overlap
 from .rules import Rule, Severity
 
-W, INF = Severity.WARNING, Severity.INFO
+H = Severity.HINT
 SAG_LIMIT = 0.1  # m: a spring that lets its load hang further than this is not holding it
 GROUND_REACH = 1000.0  # m: how far below a wheel the ground may be (the car falls onto it)
 MAX_OVERLAPS = 50  # start overlaps reported per file: past that the file is broken wholesale, and each exact
 # test costs milliseconds (a scene of thousands of interpenetrating bodies would take seconds per thousand)
 
 HINTS: dict[str, Rule] = {
-    "HINT-SAG": Rule(W, "A soft joint limit or drive is too weak to hold its body against gravity: the "
+    "HINT-SAG": Rule(H, "A soft joint limit or drive is too weak to hold its body against gravity: the "
                         "weight m·g it carries stretches it m·g/k beyond its range, more than 0.1 m."),
-    "HINT-NO-COLLIDER": Rule(W, "A dynamic body has no collider: nothing stops it, it falls through "
+    "HINT-NO-COLLIDER": Rule(H, "A dynamic body has no collider: nothing stops it, it falls through "
                                 "everything."),
-    "HINT-START-OVERLAP": Rule(W, "A dynamic body starts interpenetrating a static collider (deeper than "
+    "HINT-START-OVERLAP": Rule(H, "A dynamic body starts interpenetrating a static collider (deeper than "
                                   "5 mm): the solver throws it out at the first step."),
-    "HINT-TRIGGER-STATIC": Rule(INF, "A static collider overlaps a trigger at t = 0: the trigger reports it "
+    "HINT-TRIGGER-STATIC": Rule(H, "A static collider overlaps a trigger at t = 0: the trigger reports it "
                                      "at once (or never, for a static trigger) rather than when something "
                                      "arrives."),
-    "HINT-NO-GROUND": Rule(INF, "A vehicle has wheels but no collider anywhere below them: it falls forever."),
-    "HINT-JOINT-SIDE": Rule(INF, "A KHR joint node has no moving body above it while its connected side has "
+    "HINT-NO-GROUND": Rule(H, "A vehicle has wheels but no collider anywhere below them: it falls forever."),
+    "HINT-JOINT-SIDE": Rule(H, "A KHR joint node has no moving body above it while its connected side has "
                                  "one: the spec author's Babylon loader cannot build such a joint (write it "
                                  "from the moving side)."),
 }
 
 
 def hints_markdown() -> str:
-    """The HINT table as Markdown (code, severity, what it means) for the README."""
-    names = {W: "warning", INF: "info"}
-    rows = ["| Code | Severity | Hint |", "|-|-|-|"]
-    rows += [f"| {code} | {names[rule.severity]} | {rule.description} |" for code, rule in HINTS.items()]
+    """The HINT table as Markdown (code, what it means) for the documentation."""
+    rows = ["| Code | Hint |", "|-|-|"]
+    rows += [f"| {code} | {rule.description} |" for code, rule in HINTS.items()]
     return "\n".join(rows)
 
 
