@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
         if type(e).__name__ == "NoArgsIsHelpError":  # bare `gltf-physics`: the help, as click shows it
             e.show()
             raise SystemExit(0) from None
-        sys.stderr.write(usage_line(e, args) + "\n")
+        sys.stderr.write(usage_line(e, args, COMMANDS) + "\n")
         raise SystemExit(2) from None
     except typer.Abort:
         raise SystemExit(130) from None

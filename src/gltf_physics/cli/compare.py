@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from .common import UsageError, clean_errors, out
+from .common import clean_errors, out
+from .options import at_least
 
 
 @clean_errors
@@ -32,8 +33,10 @@ def compare(
     from ..sim.compare import compare as run_compare
 
     names = [e.strip() for e in engines.split(",") if e.strip()]
-    if not (duration >= 0 and rate > 0 and tolerance >= 0 and angle_tolerance >= 0):
-        raise UsageError("--duration, --tolerance and --angle-tolerance must be ≥ 0 and --rate > 0")
+    at_least("--duration", duration, 0, "the run's length in seconds")
+    at_least("--rate", rate, 0, "the step rate in Hz", strictly=True)
+    at_least("--tolerance", tolerance, 0, "the position tolerance in metres")
+    at_least("--angle-tolerance", angle_tolerance, 0, "the angle tolerance in degrees")
     result = run_compare(read_scene(load(src)), names, duration=duration, rate=rate,
                          position_tolerance=tolerance, angle_tolerance=angle_tolerance)
     if as_json:
