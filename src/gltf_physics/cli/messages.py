@@ -71,7 +71,8 @@ def convert_summary(src: Path, dst: Path, target: str | None, scene: Any, losses
     return lines + loss_lines(losses, report)
 
 
-def view_summary(target: Path, scene: Any, bake: dict[str, Any] | None, src: Path) -> list[str]:
+def view_summary(target: Path, scene: Any, bake: dict[str, Any] | None, src: Path,
+                 at: float | None = None) -> list[str]:
     """The line `view` prints: the page or picture written, and the run it carries."""
     lines = [] if has_physics(scene) else [f"{src}: {NO_PHYSICS}; the page shows the meshes only"]
     if bake is None:
@@ -81,7 +82,8 @@ def view_summary(target: Path, scene: Any, bake: dict[str, Any] | None, src: Pat
         return lines
     steps = bake["frames"] - 1
     seconds = steps / bake["rate"]
-    lines.append(f"wrote {target} (a run of {number(round(seconds, 6))} s, {plural(steps, 'step')}: "
+    moment = f"at t = {number(at)} s of " if at is not None else ""
+    lines.append(f"wrote {target} ({moment}a run of {number(round(seconds, 6))} s, {plural(steps, 'step')}: "
                  f"{plural(len(bake['nodes']), 'moving body', 'moving bodies')}, "
                  f"{plural(len(bake['events']), 'trigger event')})")
     return lines
