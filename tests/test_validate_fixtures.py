@@ -14,7 +14,8 @@
 Hints (issue 12, validate/hints.py, not DIGEST rules): the OMI rope, pendulum and slider samples hang on soft
 limits far too weak for their weight (HINT-SAG, e.g. pendulum_balls: 1 kg on 0.3 N/m, 32.7 m); the KHR
 JointTypes position drive of stiffness 10 N/m holds its 1 kg body 0.98 m low (HINT-SAG); KHR joints whose
-joint node has no body (HINT-JOINT-SIDE); the simple_car asset has no ground (HINT-NO-GROUND). Hints
+joint node has no body (HINT-JOINT-SIDE); the simple_car asset and the lone falling
+boxes (dynamic_box, *_with_velocity) have no ground (HINT-NO-GROUND). Hints
 are counted as hints, not in numWarnings.
 """
 
@@ -62,25 +63,25 @@ EXPECTED: dict[str, tuple[int, int, set[str]]] = {
     "OMI_physics_body/gen1-type-omi-collider/basic/trigger_only_body.gltf": (0, 1, {"BT-6"}),
     "OMI_physics_body/gen1-type-omi-collider/basic/trigger_only_shape.gltf": (0, 1, {"BT-6"}),
     "OMI_physics_body/gen1-type-omi-collider/complex/one_collider_trigger.gltf": (0, 1, {"BT-6"}),
-    "OMI_physics_body/gen1-type-omi-collider/complex/rigid_with_velocity.gltf": (0, 0, set()),
+    "OMI_physics_body/gen1-type-omi-collider/complex/rigid_with_velocity.gltf": (0, 0, {"HINT-NO-GROUND"}),
     "OMI_physics_body/gen1-type-omi-collider/complex/two_boxes.gltf": (0, 0, set()),
     "OMI_physics_body/gen1-type-shape/basic/static_box.gltf": (0, 0, set()),
     "OMI_physics_body/gen1-type-shape/basic/trigger_box.gltf": (0, 0, set()),
     "OMI_physics_body/gen1-type-shape/complex/indirect_children.gltf": (0, 0, set()),
-    "OMI_physics_body/gen1-type-shape/complex/rigid_with_velocity.gltf": (0, 0, set()),
+    "OMI_physics_body/gen1-type-shape/complex/rigid_with_velocity.gltf": (0, 0, {"HINT-NO-GROUND"}),
     "OMI_physics_body/gen1-type-shape/complex/static_with_trigger.gltf": (0, 0, set()),
     "OMI_physics_body/gen1-type-shape/complex/two_boxes.gltf": (0, 0, set()),
     "OMI_physics_body/gen2-type-dynamic/basic/static_box.gltf": (0, 0, set()),
     "OMI_physics_body/gen2-type-dynamic/basic/trigger_box.gltf": (0, 0, set()),
-    "OMI_physics_body/gen2-type-dynamic/complex/dynamic_with_velocity.gltf": (0, 0, set()),
+    "OMI_physics_body/gen2-type-dynamic/complex/dynamic_with_velocity.gltf": (0, 0, {"HINT-NO-GROUND"}),
     "OMI_physics_body/gen2-type-dynamic/complex/indirect_children.gltf": (0, 0, set()),
     "OMI_physics_body/gen2-type-dynamic/complex/static_with_trigger.gltf": (0, 0, set()),
     "OMI_physics_body/gen2-type-dynamic/complex/two_boxes.gltf": (0, 0, set()),
     "OMI_physics_body/gen4-materials/basic/compound_trigger.gltf": (0, 0, set()),
-    "OMI_physics_body/gen4-materials/basic/dynamic_box.gltf": (0, 0, set()),
+    "OMI_physics_body/gen4-materials/basic/dynamic_box.gltf": (0, 0, {"HINT-NO-GROUND"}),
     "OMI_physics_body/gen4-materials/basic/trigger_box.gltf": (0, 0, set()),
     "OMI_physics_body/gen4-materials/complex/ball_pit.gltf": (0, 0, set()),
-    "OMI_physics_body/gen4-materials/complex/dynamic_with_velocity.gltf": (0, 0, set()),
+    "OMI_physics_body/gen4-materials/complex/dynamic_with_velocity.gltf": (0, 0, {"HINT-NO-GROUND"}),
     "OMI_physics_body/gen4-materials/complex/indirect_children.gltf": (0, 2, {"BODY-5"}),
     "OMI_physics_body/gen4-materials/complex/static_body_motion.gltf": (0, 0, set()),
     "OMI_physics_body/gen4-materials/complex/static_compound_collider.gltf": (0, 0, set()),

@@ -108,7 +108,7 @@ def test_dynamic_body_without_collider() -> None:
     assert "node 0 has no collider" in hint[3]
     kinematic = {"extensions": {KRB: {"motion": {"isKinematic": True}}}}
     assert codes(scene([kinematic])) == []  # moved by its velocity, not by contacts
-    assert codes(scene([box(5.0)])) == []
+    assert codes(scene([box(5.0), GROUND])) == []
 
 
 # ------------------------------------------------------------------------------ HINT-START-OVERLAP
@@ -149,6 +149,19 @@ def test_trigger_overlapping_a_static_collider_at_the_start() -> None:
 
 
 # ----------------------------------------------------------------------------------- HINT-NO-GROUND
+
+def test_falling_bodies_with_nothing_static_anywhere() -> None:
+    (hint,) = hints(scene([box(3.0)]))
+    assert hint == ("HINT-NO-GROUND", Severity.HINT, "/nodes/0/extensions/KHR_physics_rigid_bodies/motion",
+                    "dynamic body on node 0: the scene has no static or kinematic collider to land on: it falls "
+                    "forever; add ground under it")
+    assert codes(scene([box(3.0), GROUND])) == []  # a static collider anywhere: not judged further here
+    assert codes(scene([box(3.0, motion={"mass": 2.0, "gravityFactor": 0.0})])) == []  # it floats
+    # Held by a joint to the world: it hangs (HINT-SAG's business), it does not fall.
+    joint = {"joint": {"connectedNode": 1, "joint": 0}}
+    settings = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}]
+    assert codes(scene([box(3.0, **joint), {"translation": [0.0, 3.0, 0.0]}], physicsJoints=settings)) == []
+
 
 def test_vehicle_without_ground_under_its_wheels() -> None:
     path = fixture_path("OMI_vehicle/gen2-target/OMI_vehicle_wheel/simple_car.gltf")
