@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .common import UsageError, clean_errors, out
 from .options import choice, suffix
 from .overwrite import Source, refuse_overwrite
+
+if TYPE_CHECKING:
+    from ..view.plot import Trace
 
 
 @clean_errors
@@ -46,9 +49,9 @@ def plot(
                   f"{plural(len(data.times), 'frame')})")
 
 
-def _node(text: str, data: object) -> int:
+def _node(text: str, data: Trace) -> int:
     """A node index or a body name from the trace."""
-    nodes, names = data.nodes, data.names  # type: ignore[attr-defined]
+    nodes, names = data.nodes, data.names
     if text.isdigit() and int(text) in nodes:
         return int(text)
     if text in names:
@@ -57,6 +60,6 @@ def _node(text: str, data: object) -> int:
     raise UsageError(f"--node {text}: no such body in the trace (its bodies: {bodies})")
 
 
-def _label(data: object, node: int) -> str:
-    name = data.names[data.column(node)]  # type: ignore[attr-defined]
+def _label(data: Trace, node: int) -> str:
+    name = data.names[data.column(node)]
     return f"{name} (#{node})" if name else f"#{node}"
