@@ -9,6 +9,7 @@ import { buildBar, buildLayout, buildSide } from './panel.js';
 import { Bake, triggerState } from './playback.js';
 import { Follower, frame, ground, light, reflect, sceneBounds, screenPosition } from './stage.js';
 
+const STILL_FRAMES = 5; // frames drawn for a still picture before the render loop stops
 const FLASH_SECONDS = 0.3; // how long a trigger stays lit after an event, so one-step overlaps are seen
 
 const state = {
@@ -195,7 +196,14 @@ async function main() {
     camera.updateProjectionMatrix();
   };
   fit();
-  new ResizeObserver(fit).observe(view);
+  // `#…&still` (a picture, e.g. a headless screenshot): the side panel hidden, and a few frames drawn, then no
+  // render loop — an idle page lets a headless browser's virtual time run out at once instead of drawing
+  // frames in software for the whole budget.
+  const still = /(?:^#|&)still(?:&|$)/.test(window.location.hash);
+  new ResizeObserver(() => {
+    fit();
+    if (still && state.ready) renderer.render(scene, camera);
+  }).observe(view);
 
   // Live views of the player, so a test reads the state right after a call, not one frame later.
   for (const key of ['time', 'playing', 'speed', 'duration']) {
@@ -239,7 +247,7 @@ async function main() {
     player.seek(at);
     player.pause();
   }
-  if (/(?:^#|&)still(?:&|$)/.test(window.location.hash)) side.style.display = 'none'; // the picture only
+  if (still) side.style.display = 'none';
   show();
   const bounds = sceneBounds(scene);
   state.grid = !!ground(scene, bounds, sun);
@@ -260,7 +268,7 @@ async function main() {
     renderer.render(scene, camera);
     state.framesRendered += 1;
     barUi.refresh();
-    requestAnimationFrame(loop);
+    if (!(still && state.framesRendered >= STILL_FRAMES)) requestAnimationFrame(loop);
   };
   renderer.render(scene, camera);
   state.ready = true;
