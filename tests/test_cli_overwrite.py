@@ -72,8 +72,7 @@ def test_convert_over_an_output_that_shares_the_input_buffer_is_refused(capsys, 
     copy.write_text(scene.read_text())
     bin_file = tmp_path / "scene.bin"
     refused(capsys, tmp_path, f"OUT {copy}: saving it would rewrite {bin_file}, which is {bin_file}, a file the "
-            f"input {scene} references at /buffers/0/uri; nothing written (--in-place replaces the input on "
-            "purpose)", "convert", scene, copy, "--to", "omi")
+            f"input {scene} references at /buffers/0/uri; nothing written", "convert", scene, copy, "--to", "omi")
 
 
 @pytest.mark.parametrize("link", ["symlink", "hardlink"])
@@ -95,7 +94,7 @@ def test_convert_to_mjcf_onto_a_referenced_file_is_refused(capsys, scene: Path, 
     scene.write_text(json.dumps(doc))
     xml = tmp_path / "model.xml"
     refused(capsys, tmp_path, f"OUT {xml}: that is {xml}, a file the input {scene} references at /images/0/uri; "
-            "nothing written (--in-place replaces the input on purpose)", "convert", scene, xml, "--to", "mjcf")
+            "nothing written", "convert", scene, xml, "--to", "mjcf")
 
 
 @pytest.mark.parametrize(("option", "name", "pointer"), [
@@ -151,9 +150,12 @@ def test_batch_convert_onto_another_asset_is_refused(capsys, tmp_path: Path) -> 
     assert snapshot(tmp_path / "sub") == before
 
 
-def test_sweep_table_onto_its_scene_is_refused(capsys, tmp_path: Path) -> None:
+@pytest.mark.parametrize("option", ["--out", "--trajectories"])
+def test_sweep_tables_onto_its_scene_are_refused(capsys, tmp_path: Path, option: str) -> None:
     pytest.importorskip("pyarrow")  # the [scale] extra
-    scene = tmp_path / "scene.jsonl"  # a glTF under another suffix (read by its content)
+    scene = tmp_path / "scene.parquet"  # a glTF under another suffix (read by its content)
     scene.write_text(EXAMPLE.read_text())
-    refused(capsys, tmp_path, f"--out {scene}: that is the input {scene}; nothing written",
-            "sweep", scene, "--vary", f"{MOTION}/gravityFactor=grid(0,1,2)", "--out", scene, "--duration", "0.1")
+    tables = {"--out": tmp_path / "runs.parquet", "--trajectories": tmp_path / "traj.parquet", option: scene}
+    refused(capsys, tmp_path, f"{option} {scene}: that is the input {scene}; nothing written",
+            "sweep", scene, "--vary", f"{MOTION}/gravityFactor=grid(0,1,2)", "--duration", "0.1",
+            *[str(a) for kv in tables.items() for a in kv])

@@ -96,7 +96,8 @@ class _Inputs:
 def _message(option: str, path: Path, target: Path, via: Path | None, what: str) -> str:
     """``OPTION PATH: <why it would write over an input>; nothing written``."""
     why = f"saving it would rewrite {target}, which is {what}" if via is not None else f"that is {what}"
-    hint = " (--in-place replaces the input on purpose)" if option == "OUT" else ""
+    itself = via is None and what.startswith("the input ")  # OUT is IN: what --in-place is for
+    hint = " (--in-place replaces the input on purpose)" if option == "OUT" and itself else ""
     return f"{option} {path}: {why}; nothing written{hint}"
 
 
