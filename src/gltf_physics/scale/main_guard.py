@@ -44,7 +44,7 @@ def _rerun_file(main: object) -> Path | None:
     if name is not None and (name == "__main__" or name.endswith(".__main__")):
         return None  # multiprocessing does not re-run a package's __main__ module
     file = getattr(main, "__file__", None)
-    return Path(file) if isinstance(file, str) and file.endswith(".py") else None
+    return Path(file) if isinstance(file, str) else None  # an entry-point script has no .py: re-run all the same
 
 
 def _top_level_frame(main: object) -> FrameType | None:
