@@ -179,7 +179,8 @@ def test_convert_and_simulate_rows(client, tmp_path):
 
 def test_cli_usage_errors_are_one_line_exit_2(tmp_path):
     result = cli("batch", "validate", str(tmp_path), "--out", str(tmp_path / "r.csv"))
-    assert (result.returncode, result.stderr) == (2, f"{tmp_path / 'r.csv'}: --out must end in .parquet or .jsonl\n")
+    assert (result.returncode, result.stderr) == (
+        2, f"--out {tmp_path / 'r.csv'}: the results table must end in .parquet or .jsonl\n")
     result = cli("batch", "info", str(tmp_path), "--resume")
     assert (result.returncode, result.stderr) == (2, "--resume needs --out (the table to resume)\n")
     write(tmp_path / "a.gltf", ball())

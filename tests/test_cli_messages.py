@@ -111,9 +111,9 @@ def test_view_simulates_by_default_and_says_so(capsys, tmp_path: Path) -> None:
     (["--duration", "-1"], "--duration -1: the run's length in seconds must be ≥ 0"),
     (["--rate", "0"], "--rate 0: the step rate in Hz must be > 0"),
     (["--substeps", "0"], "--substeps 0: the number of solver substeps must be ≥ 1"),
-    (["--duration", "abc"], "simulate: --duration abc: expected a number of seconds ≥ 0, e.g. --duration 2.5"),
+    (["--duration", "abc"], "--duration abc: expected a number of seconds ≥ 0, e.g. --duration 2.5"),
     (["--gravity", "0", "-1.62"],
-     "simulate: --gravity 0 -1.62: expected three numbers X Y Z in m/s², e.g. --gravity 0 -1.62 0"),
+     "--gravity 0 -1.62: expected three numbers X Y Z in m/s², e.g. --gravity 0 -1.62 0"),
     # errors found while running name the input file first, then the pointer
     (["--set", f'{BALL_MASS}="heavy"'], f'{EXAMPLE}: {BALL_MASS}: expected a number, not "heavy"'),
     (["--set", BALL_MASS.replace("motion", "motoin") + "=3"],
@@ -128,7 +128,7 @@ def test_simulate_errors_name_the_option_and_value(capsys, args: list[str], mess
 def test_gravity_that_swallowed_the_file_name_says_so(capsys) -> None:
     code, _, err = cli(capsys, "simulate", "--gravity", "0", "-1.62", EXAMPLE)
     assert (code, err) == (
-        2, f"simulate: --gravity 0 -1.62 {EXAMPLE}: expected three numbers X Y Z in m/s², e.g. --gravity 0 -1.62 0\n")
+        2, f"--gravity 0 -1.62 {EXAMPLE}: expected three numbers X Y Z in m/s², e.g. --gravity 0 -1.62 0\n")
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -137,8 +137,8 @@ def test_gravity_that_swallowed_the_file_name_says_so(capsys) -> None:
     (["view", str(EXAMPLE), "--png", "out.jpg"], "--png out.jpg: the preview (a PNG picture) must end in .png"),
     (["view", str(EXAMPLE), "--simulate", "-2"], "--simulate -2: the run's length in seconds must be ≥ 0"),
     (["validate", str(EXAMPLE), "--format", "xml"], "--format xml: expected text or json"),
-    (["simulate", str(EXAMPLE), "--bogus"], "simulate: No such option: --bogus (see `gltf-physics simulate --help`)"),
-    (["simulate"], "simulate: Missing argument 'IN' (see `gltf-physics simulate --help`)"),
+    (["simulate", str(EXAMPLE), "--bogus"], "--bogus: no such option (see `gltf-physics simulate --help`)"),
+    (["simulate"], "IN: missing (a required argument; see `gltf-physics simulate --help`)"),
 ])
 def test_other_bad_options_are_one_line_naming_them(capsys, args: list[str], message: str) -> None:
     code, out, err = cli(capsys, *args)

@@ -107,3 +107,23 @@ def test_initial_velocities_map_to_the_same_motion():
                  [Collider(0, Box((1.0, 0.5, 0.3)), body=0)])
     b = compare(scene, duration=2.0, gravity=(0.0, 0.0, 0.0)).bodies[0]
     assert b.max_position < 0.005 and b.max_angle < 0.5
+
+
+def test_cli_exits_1_when_the_engines_differ_and_says_what_the_engine_lost(tmp_path):
+    # The example's Ball (restitution 0.8, combined by maximum) bounces on Rapier; MuJoCo has no restitution
+    # coefficient (MJCF-2), so its ball lands dead: 0.76 m apart at the first bounce's top. Without the bounce
+    # (restitution 0) the two stay within 5 cm.
+    from conftest import ROOT
+
+    example = ROOT / "examples" / "tumbling_boxes.gltf"
+    res = CliRunner().invoke(app, ["compare", str(example)])
+    assert res.exit_code == 1, res.output
+    assert res.output.splitlines()[-1] == (
+        "verdict: differ: node 3 'Ball' on mujoco is 0.7626 m / 0° from rapier (tolerance 2 cm / 5° over 2 s); "
+        "expected: mujoco cannot take all of it: restitution: MuJoCo contacts do not bounce by a coefficient "
+        "(MJCF-2)")
+    res = CliRunner().invoke(app, ["compare", str(example), "--json"])
+    assert res.exit_code == 1
+    ball = next(b for b in json.loads(res.stdout)["bodies"] if b["node"] == 3)
+    assert ball["losses"] == [{"code": "MJCF-2", "pointer": "/extensions/OMI_physics_body/physicsMaterials/1",
+                               "message": "restitution: MuJoCo contacts do not bounce by a coefficient"}]

@@ -65,7 +65,7 @@ def hanging(stiffness: float | None, axes: list[int], mode: str | None = None) -
 def test_weak_soft_limit_reports_its_sag() -> None:
     # 2 kg on k = 10 N/m: m·g/k = 2 · 9.81 / 10 = 1.962 m; k ≥ m·g / 0.1 m = 196.2 N/m would hold it.
     (hint,) = hints(hanging(10.0, [0, 1, 2]))
-    assert hint[:3] == ("HINT-SAG", Severity.WARNING, "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0")
+    assert hint[:3] == ("HINT-SAG", Severity.HINT, "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits/0")
     assert "carries 2 kg" in hint[3] and "m·g/k = 1.96 m" in hint[3] and "at least 196.2" in hint[3]
 
 
@@ -104,11 +104,11 @@ def test_official_rope_and_pendulum_samples_sag(relative: str, sags: list[str]) 
 def test_dynamic_body_without_collider() -> None:
     body = {"extensions": {KRB: {"motion": {"mass": 1.0}}}}
     (hint,) = hints(scene([body]))
-    assert hint[:3] == ("HINT-NO-COLLIDER", Severity.WARNING, "/nodes/0/extensions/KHR_physics_rigid_bodies/motion")
+    assert hint[:3] == ("HINT-NO-COLLIDER", Severity.HINT, "/nodes/0/extensions/KHR_physics_rigid_bodies/motion")
     assert "node 0 has no collider" in hint[3]
     kinematic = {"extensions": {KRB: {"motion": {"isKinematic": True}}}}
     assert codes(scene([kinematic])) == []  # moved by its velocity, not by contacts
-    assert codes(scene([box(5.0)])) == []
+    assert codes(scene([box(5.0), GROUND])) == []
 
 
 # ------------------------------------------------------------------------------ HINT-START-OVERLAP
@@ -116,7 +116,7 @@ def test_dynamic_body_without_collider() -> None:
 def test_body_starting_inside_the_ground() -> None:
     # Unit box centred at y = 0.4: its bottom face is 0.1 m below the ground's top face y = 0.
     (hint,) = hints(scene([box(0.4), GROUND]))
-    assert hint[:3] == ("HINT-START-OVERLAP", Severity.WARNING,
+    assert hint[:3] == ("HINT-START-OVERLAP", Severity.HINT,
                         "/nodes/0/extensions/KHR_physics_rigid_bodies/collider")
     assert "static collider on node 1" in hint[3]
     assert codes(scene([box(0.5), GROUND])) == []  # resting exactly on it: touching is not overlapping
@@ -143,18 +143,31 @@ def test_start_overlap_respects_filters_and_jointed_anchors() -> None:
 def test_trigger_overlapping_a_static_collider_at_the_start() -> None:
     trigger = {"translation": [0.0, 0.5, 0.0], "extensions": {KRB: {"trigger": {"geometry": {"shape": 2}}}}}
     (hint,) = hints(scene([trigger, GROUND]))  # the sphere (r 1) reaches 0.5 m into the ground
-    assert hint[:3] == ("HINT-TRIGGER-STATIC", Severity.INFO, "/nodes/0/extensions/KHR_physics_rigid_bodies/trigger")
+    assert hint[:3] == ("HINT-TRIGGER-STATIC", Severity.HINT, "/nodes/0/extensions/KHR_physics_rigid_bodies/trigger")
     trigger["translation"] = [0.0, 2.0, 0.0]
     assert codes(scene([trigger, GROUND])) == []
 
 
 # ----------------------------------------------------------------------------------- HINT-NO-GROUND
 
+def test_falling_bodies_with_nothing_static_anywhere() -> None:
+    (hint,) = hints(scene([box(3.0)]))
+    assert hint == ("HINT-NO-GROUND", Severity.HINT, "/nodes/0/extensions/KHR_physics_rigid_bodies/motion",
+                    "dynamic body on node 0: the scene has no static or kinematic collider to land on: it falls "
+                    "forever; add ground under it")
+    assert codes(scene([box(3.0), GROUND])) == []  # a static collider anywhere: not judged further here
+    assert codes(scene([box(3.0, motion={"mass": 2.0, "gravityFactor": 0.0})])) == []  # it floats
+    # Held by a joint to the world: it hangs (HINT-SAG's business), it does not fall.
+    joint = {"joint": {"connectedNode": 1, "joint": 0}}
+    settings = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}]
+    assert codes(scene([box(3.0, **joint), {"translation": [0.0, 3.0, 0.0]}], physicsJoints=settings)) == []
+
+
 def test_vehicle_without_ground_under_its_wheels() -> None:
     path = fixture_path("OMI_vehicle/gen2-target/OMI_vehicle_wheel/simple_car.gltf")
     doc = load(path)
     (hint,) = hints(doc)
-    assert hint[:3] == ("HINT-NO-GROUND", Severity.INFO, "/nodes/0/extensions/OMI_vehicle_body")
+    assert hint[:3] == ("HINT-NO-GROUND", Severity.HINT, "/nodes/0/extensions/OMI_vehicle_body")
     assert "any of its 4 wheel(s)" in hint[3]
     # The same car above a 20 m × 20 m static box whose top face is 1 m below the wheels: no hint.
     gltf = json.loads(json.dumps(doc.json))
@@ -172,15 +185,16 @@ def test_khr_joint_node_without_a_moving_body() -> None:
     world_side = {"translation": [0.0, 3.0, 0.0], "extensions": {KRB: {"joint": {"connectedNode": 0, "joint": 0}}}}
     settings = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}]
     (hint,) = hints(scene([box(3.0), world_side], physicsJoints=settings))
-    assert hint[:3] == ("HINT-JOINT-SIDE", Severity.INFO, "/nodes/1/extensions/KHR_physics_rigid_bodies/joint")
+    assert hint[:3] == ("HINT-JOINT-SIDE", Severity.HINT, "/nodes/1/extensions/KHR_physics_rigid_bodies/joint")
     # Written from the moving side (what `convert --to khr` does where the swap is exact): no hint.
     moving_side = box(3.0, joint={"connectedNode": 1, "joint": 0})
     assert codes(scene([moving_side, {"translation": [0.0, 3.0, 0.0]}], physicsJoints=settings)) == []
 
 
-def test_hint_table_is_documented_with_its_severities() -> None:
+def test_hint_table_is_documented_and_every_hint_is_a_hint() -> None:
     assert set(HINTS) == {"HINT-SAG", "HINT-NO-COLLIDER", "HINT-START-OVERLAP", "HINT-TRIGGER-STATIC",
                           "HINT-NO-GROUND", "HINT-JOINT-SIDE"}
-    assert all(rule.severity in (Severity.WARNING, Severity.INFO) for rule in HINTS.values())
+    # A hint is never a warning of the file's validity: `--strict` fails on warnings, not on hints.
+    assert all(rule.severity is Severity.HINT for rule in HINTS.values())
     table = hints_markdown()
     assert all(f"| {code} |" in table for code in HINTS)

@@ -20,12 +20,19 @@ from validate_docs import JO, KHR, KIS, OB, as_doc, drop, joint2, khr, omi4, omi
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
+def grounded(g: dict) -> dict:
+    """``g`` with a static floor far below: its lone falling body would otherwise draw HINT-NO-GROUND, which
+    these tests are not about."""
+    g["nodes"].append({"translation": [0, -10, 0], "extensions": {OB: {"collider": {"shape": 0}}}})
+    return g
+
+
 def _pairs(report: Report) -> set[tuple[str, Severity, str]]:
     return {(m.code, m.severity, m.pointer) for m in report.messages}
 
 
 def test_report_dict_has_the_khronos_shape() -> None:
-    g = omi4()
+    g = grounded(omi4())
     put(g, f"/nodes/0/extensions/{OB}/motion/type", "flying")  # BODY-2 error
     put(g, f"/nodes/3/extensions/{OB}/trigger", {})  # BODY-5 warning
     d = validate(as_doc(g), uri="scene.gltf").to_dict()
@@ -44,7 +51,7 @@ def test_report_dict_has_the_khronos_shape() -> None:
     ]
     assert d["info"]["extensions"] == ["OMI_physics_body", "OMI_physics_shape"]
     assert d["info"]["counts"]["bodies"] == 1
-    assert d["info"]["counts"]["colliders"] == 1
+    assert d["info"]["counts"]["colliders"] == 2  # its own and the floor
     json.dumps(d)  # plain JSON
 
 
@@ -83,7 +90,7 @@ def test_unloadable_file_is_an_unreadable_report(tmp_path: Path) -> None:
 
 def test_validate_file_reads_a_valid_file(tmp_path: Path) -> None:
     path = tmp_path / "ok.gltf"
-    path.write_text(json.dumps(omi4()), encoding="utf-8")
+    path.write_text(json.dumps(grounded(omi4())), encoding="utf-8")
     report = validate_file(path)
     assert (report.unreadable, report.messages, report.uri) == (False, [], str(path))
 

@@ -55,7 +55,33 @@ def summarize(doc: Document, scene: PhysicsScene) -> dict[str, Any]:
         },
         "worldGravity": None if scene.world_gravity is None else list(scene.world_gravity.vector),
         "bodies": _body_rows(doc, scene),
+        "joints": [_joint_row(j, nodes) for j in scene.joints],
+        "triggers": [_trigger_row(t, nodes) for t in scene.triggers],
     }
+
+
+def _name(nodes: list[Any], node: int | None) -> str | None:
+    """The node's name, if it has one."""
+    item = nodes[node] if node is not None and 0 <= node < len(nodes) else None
+    name = item.get("name") if isinstance(item, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _joint_row(j: Any, nodes: list[Any]) -> dict[str, Any]:
+    """A joint: its node, the two bodies it connects (None: the world) and how many limits and drives."""
+    return {"node": j.node, "name": _name(nodes, j.node), "bodyA": j.body_a, "bodyB": j.body_b,
+            "connectedNode": j.connected_node, "limits": len(j.limits), "drives": len(j.drives),
+            "pointer": j.pointer}
+
+
+def _trigger_row(t: Any, nodes: list[Any]) -> dict[str, Any]:
+    """A trigger: its node, its shape kind (or the parts of a compound) and the body carrying it (None: static)."""
+    row: dict[str, Any] = {"node": t.node, "name": _name(nodes, t.node), "body": t.body, "pointer": t.pointer}
+    if t.nodes is not None:
+        row["parts"] = list(t.nodes)
+    else:
+        row["shape"] = shape_kind(t.shape)
+    return row
 
 
 def _array(gltf: Any, key: str) -> list[Any]:

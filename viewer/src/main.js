@@ -9,6 +9,7 @@ import { buildBar, buildLayout, buildSide } from './panel.js';
 import { Bake, triggerState } from './playback.js';
 import { Follower, frame, ground, light, reflect, sceneBounds, screenPosition } from './stage.js';
 
+const STILL_FRAMES = 5; // frames drawn for a still picture before the render loop stops
 const FLASH_SECONDS = 0.3; // how long a trigger stays lit after an event, so one-step overlaps are seen
 
 const state = {
@@ -32,6 +33,7 @@ const state = {
   firedEvents: 0,
   highlightedNode: null,
   framesRendered: 0,
+  framed: null, // what the first view frames: 'moving' (the bodies that move) or 'scene'
 };
 window.gltfPhysicsViewer = state;
 
@@ -87,6 +89,29 @@ class Player {
     // Loop the run; with nothing to play (no bake, no clip) the clock simply runs.
     if (this.duration > 0 && this.time > this.duration) this.time %= this.duration;
   }
+}
+
+// `#t=2.5` → 2.5 (seconds); null when the address names no time.
+function startTime(hash) {
+  const m = /(?:^#|&)t=([0-9]*\.?[0-9]+)/.exec(hash || '');
+  return m ? Number(m[1]) : null;
+}
+
+// World box of the dynamic and kinematic bodies as they stand: their nodes' meshes and their collider
+// overlays. Null when nothing moves.
+function movingBounds(overlay, overlays, nodeObject) {
+  const moving = new Set((overlay.bodies || []).filter((b) => b.motion !== 'static').map((b) => b.node));
+  if (moving.size === 0) return null;
+  const box = new THREE.Box3();
+  for (const node of moving) {
+    const object = nodeObject(node);
+    box.expandByPoint(object.getWorldPosition(new THREE.Vector3()));
+    object.traverse((o) => { if (o.isMesh) box.expandByObject(o, false); });
+  }
+  overlay.colliders.forEach((c, i) => {
+    if (moving.has(c.body) && overlays.colliders[i]) box.expandByObject(overlays.colliders[i].object, false);
+  });
+  return box.isEmpty() ? null : box;
 }
 
 async function main() {
@@ -171,7 +196,14 @@ async function main() {
     camera.updateProjectionMatrix();
   };
   fit();
-  new ResizeObserver(fit).observe(view);
+  // `#…&still` (a picture, e.g. a headless screenshot): the side panel hidden, and a few frames drawn, then no
+  // render loop — an idle page lets a headless browser's virtual time run out at once instead of drawing
+  // frames in software for the whole budget.
+  const still = /(?:^#|&)still(?:&|$)/.test(window.location.hash);
+  new ResizeObserver(() => {
+    fit();
+    if (still && state.ready) renderer.render(scene, camera);
+  }).observe(view);
 
   // Live views of the player, so a test reads the state right after a call, not one frame later.
   for (const key of ['time', 'playing', 'speed', 'duration']) {
@@ -208,10 +240,22 @@ async function main() {
     state.activeTriggers = [...trig.active].sort((a, b) => a - b);
     state.firedEvents = events.filter((e) => e.time <= player.time).length;
   };
+  // A time in the address (page.html#t=2.5) opens the run there, paused: what a headless browser's
+  // screenshot of the page shows (gltf-physics view --png --at 2.5).
+  const at = startTime(window.location.hash);
+  if (at != null) {
+    player.seek(at);
+    player.pause();
+  }
+  if (still) side.style.display = 'none';
   show();
   const bounds = sceneBounds(scene);
   state.grid = !!ground(scene, bounds, sun);
-  frame(camera, controls, bounds);
+  // The first view is on what moves (a robot, not the floor it stands on); a still scene is framed whole.
+  const moving = movingBounds(data.overlay, overlays, nodeObject);
+  state.framed = moving ? 'moving' : 'scene';
+  view.dataset.framed = state.framed; // readable in a dumped DOM (headless chromium without a driver)
+  frame(camera, controls, moving || bounds);
 
   let last = performance.now();
   const loop = (now) => {
@@ -224,7 +268,7 @@ async function main() {
     renderer.render(scene, camera);
     state.framesRendered += 1;
     barUi.refresh();
-    requestAnimationFrame(loop);
+    if (!(still && state.framesRendered >= STILL_FRAMES)) requestAnimationFrame(loop);
   };
   renderer.render(scene, camera);
   state.ready = true;

@@ -64,6 +64,13 @@ export function nodeLabel(gltf, node) {
   return name ? `${name} (#${node})` : `#${node}`;
 }
 
+// The trigger is the subject: an overlap has no direction, and a trigger carried onto a static collider
+// must not read as if the ground had moved ("Headlight (#11) starts touching StaticMesh (#23)").
+export function eventText(gltf, e) {
+  const verb = e.event === 'enter' ? 'starts touching' : 'stops touching';
+  return `${e.time.toFixed(3)} s ${nodeLabel(gltf, e.trigger)} ${verb} ${nodeLabel(gltf, e.node)}`;
+}
+
 export function buildBar(bar, player, actions = {}) {
   const play = el('button', { id: 'gp-play', onclick: () => (player.playing ? player.pause() : player.play()) },
     'Pause');
@@ -159,8 +166,7 @@ export function buildSide(side, data, actions) {
     side.append(el('h2', {}, `Trigger events (${events.length})`));
     for (const e of events.slice(0, 500)) {
       const item = el('div', { class: 'gp-item gp-event' },
-        `${e.time.toFixed(3)} s ${nodeLabel(data.gltf, e.node)} ${e.event === 'enter' ? 'enters' : 'leaves'} `
-        + `${nodeLabel(data.gltf, e.trigger)}`);
+        eventText(data.gltf, e));
       item.addEventListener('click', () => { actions.seek(e.time); select(item, e.trigger); });
       selectable.push(item);
       side.append(item);

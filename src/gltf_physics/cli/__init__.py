@@ -23,7 +23,7 @@ from typer._click.exceptions import UsageError as ClickUsageError  # typer 0.26â
 from . import common
 
 # Every command, in the order `--help` lists them; each lives in the module of its name (cli/<name>.py).
-COMMANDS = ("info", "validate", "convert", "simulate", "view", "compare", "batch", "sweep")
+COMMANDS = ("info", "validate", "convert", "simulate", "view", "plot", "compare", "batch", "sweep")
 
 
 def build_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
         if type(e).__name__ == "NoArgsIsHelpError":  # bare `gltf-physics`: the help, as click shows it
             e.show()
             raise SystemExit(0) from None
-        sys.stderr.write(usage_line(e, args) + "\n")
+        sys.stderr.write(usage_line(e, args, COMMANDS) + "\n")
         raise SystemExit(2) from None
     except typer.Abort:
         raise SystemExit(130) from None

@@ -7,7 +7,10 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors, out
+from .common import UsageError, clean_errors, out, require_extra
+from .options import SCALE_MODULES, at_least, choice, run_options, suffix
+from .options import workers as check_workers
+from .overwrite import Source, refuse_overwrite
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                   help="Run validate, info, convert or simulate over many assets on Dask (files, folders, globs): "
@@ -52,8 +55,8 @@ def convert(paths: Paths,
             workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
             memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False) -> None:
     """Convert every asset to the newest OMI or KHR form: output path and losses per row."""
-    if to not in (None, "omi", "khr"):
-        raise UsageError(f"--to must be omi or khr, not {to!r}")
+    if to is not None:
+        choice("--to", to, ["omi", "khr"])
     _exit(_run("convert", locals(), to=to, out_dir=str(out_dir)))
 
 
@@ -65,13 +68,14 @@ def simulate(paths: Paths, duration: Annotated[float, typer.Option(help="Seconds
              workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
              memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False) -> None:
     """Simulate every asset: bodies, steps, largest displacement, lowest/highest body and event count per row."""
-    if not (duration >= 0 and rate > 0 and substeps >= 1):
-        raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
+    run_options(duration, rate, substeps)
     _exit(_run("simulate", locals(), duration=duration, rate=rate, substeps=substeps))
 
 
 def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, Any]]:
     _check(args)  # before importing Dask: a usage error should be instant
+    require_extra("batch", "scale", SCALE_MODULES)
+    _refuse_overwrite(args, options)
     from ..scale.run import batch
     from .batch_progress import BatchProgress
 
@@ -92,19 +96,32 @@ def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, A
 
 
 def _check(args: dict[str, Any]) -> None:
-    if args["workers"] is not None and args["workers"] < 1:
-        raise UsageError("--workers must be ≥ 1")
-    if args["workers"] is not None and args["scheduler"] is not None:
-        raise UsageError("--workers and --scheduler exclude each other")
-    if not args["timeout"] > 0:
-        raise UsageError("--timeout must be > 0 seconds")
-    if args["memory_limit"] < 0:
-        raise UsageError("--memory-limit must be ≥ 0 MB")
+    check_workers(args["workers"], args["scheduler"])
+    at_least("--timeout", args["timeout"], 0, "the time limit per asset in seconds", strictly=True)
+    at_least("--memory-limit", args["memory_limit"], 0, "the memory per asset in MB")
     table = args["out_table"]
-    if table is not None and table.suffix.lower() not in (".parquet", ".jsonl"):
-        raise UsageError(f"{table}: --out must end in .parquet or .jsonl")
+    if table is not None:
+        suffix("--out", table, [".parquet", ".jsonl"], "the results table")
     if args["resume"] and table is None:
         raise UsageError("--resume needs --out (the table to resume)")
+
+
+def _refuse_overwrite(args: dict[str, Any], options: dict[str, Any]) -> None:
+    """No output (the table, its journal, a converted file) may be one of the assets."""
+    from ..scale.paths import expand, mirrored
+    from ..scale.table import journal_path
+
+    assets = expand(args["paths"])
+    table = args["out_table"]
+    outputs: list[tuple[str, Path | None]] = [("--out", table), ("--out", journal_path(table) if table else None)]
+    if "out_dir" in options and assets:
+        try:
+            outputs += [("--out-dir", Path(p)) for p in mirrored(assets, options["out_dir"]).values()]
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    # The assets' own referenced files are not read here (thousands of files): a converted file's side files are
+    # named after it, never after an input's.
+    refuse_overwrite([Source(Path(a), references=False) for a in assets], outputs, side_files=False)
 
 
 def _exit(rows: list[dict[str, Any]], also_failing: int = 0) -> None:

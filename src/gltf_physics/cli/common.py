@@ -67,6 +67,19 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def require_extra(what: str, extra: str, modules: tuple[str, ...]) -> None:
+    """Raise UsageError with the pip command when a module of an optional extra cannot be imported."""
+    import importlib
+
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError as e:
+            missing = e.name or name
+            raise UsageError(f"{what} needs the [{extra}] extra ({missing} is not installed): "
+                             f"pip install 'gltf-physics[{extra}]'") from None
+
+
 def clipped(message: str) -> str:
     """``message`` as one printable line of at most ``LINE_LIMIT`` characters."""
     line = message.replace("\r", " ").replace("\n", " ")
@@ -86,8 +99,11 @@ def clean_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (typer.Exit, typer.Abort, KeyboardInterrupt, SystemExit, GeneratorExit):
+        except (typer.Exit, typer.Abort, SystemExit, GeneratorExit):
             raise
+        except KeyboardInterrupt:  # Ctrl-C before or after a run (during one, the run's progress says where)
+            sys.stderr.write("interrupted\n")
+            raise typer.Exit(130) from None
         except BaseException as e:
             _report(e, kwargs)
     return wrapper  # type: ignore[return-value]

@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from .common import UsageError, clean_errors, out
+from .common import clean_errors, out
+from .options import at_least
 
 
 @clean_errors
@@ -23,18 +24,24 @@ def compare(
     angle_tolerance: Annotated[float, typer.Option(help="Angle difference (degrees) allowed.")] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Run IN on each engine (MuJoCo needs the [mujoco] extra) and print how far every body drifts apart."""
+    """Run IN on each engine (MuJoCo needs the [mujoco] extra) and print how far every body drifts apart.
+
+    Exit 0 when every body stays within the tolerances, 1 when the engines differ (the verdict names the body
+    that drifts most and what its engine could not take of it), 2 on bad input.
+    """
     from ..api import load, read_scene
     from ..sim.compare import compare as run_compare
 
     names = [e.strip() for e in engines.split(",") if e.strip()]
-    if not (duration >= 0 and rate > 0 and tolerance >= 0 and angle_tolerance >= 0):
-        raise UsageError("--duration, --tolerance and --angle-tolerance must be ≥ 0 and --rate > 0")
+    at_least("--duration", duration, 0, "the run's length in seconds")
+    at_least("--rate", rate, 0, "the step rate in Hz", strictly=True)
+    at_least("--tolerance", tolerance, 0, "the position tolerance in metres")
+    at_least("--angle-tolerance", angle_tolerance, 0, "the angle tolerance in degrees")
     result = run_compare(read_scene(load(src)), names, duration=duration, rate=rate,
                          position_tolerance=tolerance, angle_tolerance=angle_tolerance)
     if as_json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
-        return
+        raise typer.Exit(0 if result.agree else 1)
     from rich.table import Table
 
     table = Table("node", "name", "engine", "final Δpos (m)", "max Δpos (m)", "final Δangle (°)",
@@ -45,3 +52,4 @@ def compare(
     out.print(f"[bold]{src}[/bold]: {', '.join(names[1:])} against {names[0]}, {duration:g} s at {rate:g} Hz")
     out.print(table)
     out.print(f"verdict: {result.verdict}")
+    raise typer.Exit(0 if result.agree else 1)  # a gate for CI: 1 when the engines differ

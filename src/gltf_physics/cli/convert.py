@@ -12,6 +12,7 @@ import typer
 
 from .common import UsageError, clean_errors, out
 from .options import choice, suffix
+from .overwrite import Source, refuse_overwrite
 
 _USD = (".usd", ".usda", ".usdc")
 
@@ -27,6 +28,7 @@ def convert(
     report: Annotated[Path | None, typer.Option(metavar="FILE.json",
                                                 help="Write the loss report (JSON) here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+    in_place: Annotated[bool, typer.Option("--in-place", help="Allow OUT to be IN (replace the input).")] = False,
 ) -> None:
     """Re-save IN as OUT (.gltf or .glb by extension), convert its physics to the newest OMI or KHR form, convert
     to / from OpenUSD UsdPhysics (OUT or IN .usda/.usdc/.usd; extra [usd]), or write MuJoCo MJCF (OUT .xml,
@@ -39,6 +41,7 @@ def convert(
 
     if to is not None:
         choice("--to", to, ["omi", "khr", "mjcf"])
+    refuse_overwrite([Source(src)], [("OUT", dst), ("--report", report)], may_replace="OUT" if in_place else None)
     check_writable(dst, "OUT")
     if report is not None:
         check_writable(report, "--report")

@@ -19,7 +19,7 @@ LABELS = {"staticColliders": "static colliders", "compoundTriggers": "compound t
 
 @clean_errors
 def info(file: Path, as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
-    """Extensions, generations, counts and every body's resolved mass properties.
+    """Extensions, generations, counts, every body's resolved mass properties, the joints and the triggers.
 
     Example: gltf-physics info examples/tumbling_boxes.gltf --json
     """
@@ -53,7 +53,32 @@ def _print_summary(s: dict[str, Any]) -> None:
     if s["bodies"]:
         lines += plain.table(("node", "name", "motion", "mass (kg)", "centre of mass", "inertia diagonal"),
                              [_row(b) for b in s["bodies"]])
+    names = {b["node"]: b["name"] for b in s["bodies"]}
+    if s["joints"]:
+        lines += plain.table(("joint", "name", "body A", "body B", "limits", "drives"),
+                             [_joint(j, names) for j in s["joints"]])
+    if s["triggers"]:
+        lines += plain.table(("trigger", "name", "shape", "on body"), [_trigger(t, names) for t in s["triggers"]])
     plain.write(lines)
+
+
+def _body(node: int | None, names: dict[int, str | None]) -> str:
+    """``#7 Bob``; ``world`` for no body (a joint to the world, a static trigger)."""
+    if node is None:
+        return "world"
+    name = names.get(node)
+    return f"#{node} {plain.safe(name)}" if name else f"#{node}"
+
+
+def _joint(j: dict[str, Any], names: dict[int, str | None]) -> tuple[str, ...]:
+    return (str(j["node"]), plain.safe(j["name"] or ""), _body(j["bodyA"], names), _body(j["bodyB"], names),
+            str(j["limits"]), str(j["drives"]))
+
+
+def _trigger(t: dict[str, Any], names: dict[int, str | None]) -> tuple[str, ...]:
+    shape = f"compound of {len(t['parts'])}" if "parts" in t else str(t["shape"])
+    body = "static" if t["body"] is None else _body(t["body"], names)
+    return str(t["node"]), plain.safe(t["name"] or ""), shape, body
 
 
 def _row(b: dict[str, Any]) -> tuple[str, ...]:

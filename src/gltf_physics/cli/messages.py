@@ -71,7 +71,8 @@ def convert_summary(src: Path, dst: Path, target: str | None, scene: Any, losses
     return lines + loss_lines(losses, report)
 
 
-def view_summary(target: Path, scene: Any, bake: dict[str, Any] | None, src: Path) -> list[str]:
+def view_summary(target: Path, scene: Any, bake: dict[str, Any] | None, src: Path,
+                 at: float | None = None) -> list[str]:
     """The line `view` prints: the page or picture written, and the run it carries."""
     lines = [] if has_physics(scene) else [f"{src}: {NO_PHYSICS}; the page shows the meshes only"]
     if bake is None:
@@ -81,7 +82,8 @@ def view_summary(target: Path, scene: Any, bake: dict[str, Any] | None, src: Pat
         return lines
     steps = bake["frames"] - 1
     seconds = steps / bake["rate"]
-    lines.append(f"wrote {target} (a run of {number(round(seconds, 6))} s, {plural(steps, 'step')}: "
+    moment = f"at t = {number(at)} s of " if at is not None else ""
+    lines.append(f"wrote {target} ({moment}a run of {number(round(seconds, 6))} s, {plural(steps, 'step')}: "
                  f"{plural(len(bake['nodes']), 'moving body', 'moving bodies')}, "
                  f"{plural(len(bake['events']), 'trigger event')})")
     return lines
@@ -101,3 +103,22 @@ def validate_total(reports: Sequence[Any], strict: bool) -> str:
     if unreadable:
         parts.append(f"{unreadable} unreadable")
     return f"{plural(len(reports), 'file')}: " + ", ".join(parts)
+
+
+# The validator's hints that say a run will not look as its author meant: something falls forever, hangs far
+# below its joint, drops through everything or is thrown out at the first step.
+ODD_RUN_HINTS = ("HINT-NO-GROUND", "HINT-SAG", "HINT-NO-COLLIDER", "HINT-START-OVERLAP")
+
+
+def odd_run_hints(src: Path, scene: Any, gltf: Any) -> list[str]:
+    """One line per hint of ``ODD_RUN_HINTS`` the scene draws, as `validate` prints it."""
+    from ..validation.hints import check
+
+    lines: list[str] = []
+
+    def emit(code: str, pointer: str, message: str, severity: int | None = None) -> None:
+        if code in ODD_RUN_HINTS:
+            lines.append(f"{src}: hint {code} {pointer or '/'}: {message}")
+
+    check(scene, gltf, emit)
+    return lines

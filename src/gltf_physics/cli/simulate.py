@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,6 +11,8 @@ import typer
 
 from .common import UsageError, clean_errors, out
 from .options import at_least, choice, suffix
+from .overwrite import Source, refuse_overwrite
+from .progress import RunProgress
 
 
 @clean_errors
@@ -73,19 +74,34 @@ def simulate(
     assignments = [_parse_set(s) for s in sets or []]
     schedule = _load_schedule(inputs) if inputs is not None else None
     doc = load(src)
-    world = World(read_scene(doc), rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording,
+    refuse_overwrite([Source(src, doc.json), *([Source(inputs, references=False)] if inputs is not None else [])],
+                     [("-o", output), ("--trace", trace), ("--events", events)])
+    scene = read_scene(doc)
+    if not quiet:
+        say_hints(src, scene, doc.json)
+    world = World(scene, rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording,
                   engine=engine, **({"articulations": False} if joints == "impulse" else {}))
     for pointer, value in assignments:
         world.set(pointer, value)
     if schedule is not None:
         schedule.apply_due(world)  # time-0 changes, after --set
-    run_and_write(world, duration, doc, outputs, each_step=schedule.apply_due if schedule is not None else None,
-                  runner=_run_with_progress)
+    with RunProgress("simulating", duration, rate) as progress:
+        run_and_write(world, duration, doc, outputs, each_step=schedule.apply_due if schedule is not None else None,
+                      runner=progress.run)
     if not quiet:
         from .messages import simulate_summary
 
         for line in simulate_summary(src, world.scene, world, [output, trace, events]):
             out.print(line)
+
+
+def say_hints(src: Path, scene: Any, gltf: Any) -> None:
+    """The validator's hints that predict an odd run, one line each on stderr, before the run."""
+    from .common import clipped
+    from .messages import odd_run_hints
+
+    for line in odd_run_hints(src, scene, gltf):
+        sys.stderr.write(clipped(line) + "\n")
 
 
 def _parse_set(text: str) -> tuple[str, Any]:
@@ -105,22 +121,3 @@ def _load_schedule(path: Path) -> Any:
         return InputSchedule(load_inputs(path))
     except ValueError as e:
         raise UsageError(f"--inputs {e}") from None
-
-
-def _run_with_progress(world: Any, seconds: float, each_step: Callable[[Any], None] | None = None) -> None:
-    """Run with a progress bar on a terminal for long runs; the trace is written as the run goes, so the bar
-    covers the writing too."""
-    from rich.console import Console
-    from rich.progress import Progress
-
-    steps = max(0, round(seconds * world.rate))
-    # A bar only where someone watches, and only for runs long enough to need one.
-    show = sys.stderr.isatty() and steps >= 600
-    with Progress(console=Console(stderr=True), transient=True, disable=not show) as progress:
-        task = progress.add_task("simulating", total=steps)
-        def on_step(w: Any) -> None:
-            progress.advance(task)
-            if each_step is not None:
-                each_step(w)
-
-        world.run(seconds, on_step=on_step)

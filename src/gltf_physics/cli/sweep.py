@@ -8,7 +8,10 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors
+from .common import UsageError, clean_errors, require_extra
+from .options import SCALE_MODULES, at_least, run_options, suffix
+from .options import workers as check_workers
+from .overwrite import Source, refuse_overwrite
 
 
 @clean_errors
@@ -44,6 +47,8 @@ def sweep(
             check_pointer(pointer)
     except (SpecError, ValueError) as e:
         raise UsageError(f"{scene}: {e}") from None
+    require_extra("sweep", "scale", SCALE_MODULES)
+    refuse_overwrite([Source(scene)], [("--out", out_table), ("--trajectories", trajectories)])
     from ..scale.sweeps import sweep as run_sweep
 
     with _Bar() as bar:
@@ -66,16 +71,13 @@ def _parse_vary(text: str) -> tuple[str, str]:
 
 def _check(duration: float, rate: float, substeps: int, runs: int | None, workers: int | None,
            scheduler: str | None, out_table: Path, trajectories: Path | None) -> None:
-    if not (duration >= 0 and rate > 0 and substeps >= 1):
-        raise UsageError("--duration must be ≥ 0, --rate > 0 and --substeps ≥ 1")
-    if runs is not None and runs < 1:
-        raise UsageError("--runs must be ≥ 1")
-    if workers is not None and (workers < 1 or scheduler is not None):
-        raise UsageError("--workers must be ≥ 1 and excludes --scheduler")
-    if out_table.suffix.lower() not in (".parquet", ".jsonl"):
-        raise UsageError(f"{out_table}: --out must end in .parquet or .jsonl")
-    if trajectories is not None and trajectories.suffix.lower() != ".parquet":
-        raise UsageError(f"{trajectories}: --trajectories must end in .parquet")
+    run_options(duration, rate, substeps)
+    if runs is not None:
+        at_least("--runs", runs, 1, "the number of runs")
+    check_workers(workers, scheduler)
+    suffix("--out", out_table, [".parquet", ".jsonl"], "the runs table")
+    if trajectories is not None:
+        suffix("--trajectories", trajectories, [".parquet"], "the trajectory table")
 
 
 class _Bar:

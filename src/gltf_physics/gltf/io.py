@@ -284,15 +284,23 @@ def _referenced_files(out: Path) -> set[Path]:
         gltf, _, _ = _read_container(out)
     except GltfError:
         return set()
+    return {path.resolve() for _, path in referenced_files(gltf, out.parent)}
+
+
+def referenced_files(gltf: Any, folder: Path) -> list[tuple[str, Path]]:
+    """(pointer, path) of every file the glTF JSON ``gltf`` references by relative uri from ``folder``: buffers,
+    images and document-level extension files. A uri that cannot be resolved safely is left out (loading the
+    file reports it)."""
     if not isinstance(gltf, dict):
-        return set()
-    found = set()
+        return []
+    found = []
     pointers = [(f"/buffers/{i}/uri", b.get("uri")) for i, b in enumerate(_dicts(gltf.get("buffers")))]
-    pointers += _file_uris(gltf)
+    with contextlib.suppress(GltfError):  # images that are not an array: loading the file reports it
+        pointers += _file_uris(gltf)
     for pointer, uri in pointers:
         if isinstance(uri, str) and not uris.is_data_uri(uri):
             with contextlib.suppress(GltfError):
-                found.add(uris.resolve(out.parent, uri, pointer).resolve())
+                found.append((pointer, uris.resolve(folder, uri, pointer)))
     return found
 
 

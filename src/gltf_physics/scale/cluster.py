@@ -5,10 +5,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 from collections.abc import Iterator
 
 import dask
 from distributed import Client, LocalCluster
+
+from .main_guard import check_main_guard
 
 # Background chores of a local cluster's servers, slowed or off. At their defaults (an event-loop tick every 20 ms
 # in the scheduler, each nanny and each worker; a stack-sampling profiler every 10 ms in each worker; system and
@@ -36,6 +39,7 @@ def open_client(client: Client | None = None, *, workers: int | None = None,
         with Client(scheduler, timeout="30s") as remote:
             yield remote
         return
+    check_main_guard()  # before a process starts: a script without the guard would re-run in each worker
     n = workers or os.cpu_count() or 1
     _quiet()
     # Processes, one thread each: the work is Python (the GIL) and every thread keeps its own runner process.
@@ -45,12 +49,29 @@ def open_client(client: Client | None = None, *, workers: int | None = None,
     # 8787 (taken by any other cluster on the machine, which made Dask warn).
     # The settings are read when the servers are made (the nannies hand them to the worker processes), so they
     # apply to this cluster only, not to the caller's code that runs while it is open.
-    with dask.config.set(_QUIET):
+    with dask.config.set(_QUIET), _workers_ignore_ctrl_c():
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                silence_logs=logging.CRITICAL)
     with cluster, Client(cluster) as local:
         yield local
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start the worker processes with Ctrl-C ignored. A terminal's Ctrl-C goes to every process of the
+    foreground group: each worker would print a KeyboardInterrupt traceback while the caller, which alone
+    handles it, stops the cluster anyway. An ignored signal stays ignored in a spawned process (and Python and
+    asyncio then leave it so); the caller's own handler is back once the workers are up."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to change
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _quiet() -> None:

@@ -30,3 +30,16 @@ def expand(paths: Iterable[str | Path]) -> list[str]:
 
 def _folder(folder: Path) -> list[str]:
     return [str(p) for p in folder.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()]
+
+
+def mirrored(assets: list[str], out_dir: str | Path) -> dict[str, str]:
+    """Each asset's output path under ``out_dir``, mirroring the tree below the assets' common folder."""
+    base = _common_folder(assets)
+    if os.path.abspath(out_dir) == base:
+        raise ValueError(f"out_dir {out_dir} is the input folder: the converted files would overwrite the assets")
+    return {p: str(Path(out_dir) / os.path.relpath(p, base)) for p in assets}
+
+
+def _common_folder(assets: list[str]) -> str:
+    folders = [os.path.dirname(os.path.abspath(a)) for a in assets]
+    return os.path.commonpath(folders) if folders else "."

@@ -141,15 +141,8 @@ def _asset_options(command: str, options: dict[str, Any], todo: list[str]) -> di
     out_dir = options.get("out_dir")
     if out_dir is None:
         raise ValueError("batch convert needs out_dir (the folder the converted files go to)")
-    base = _common_folder(todo)
-    if os.path.abspath(out_dir) == base:
-        raise ValueError(f"out_dir {out_dir} is the input folder: the converted files would overwrite the assets")
-    return {p: {"to": options.get("to"), "output": str(Path(out_dir) / os.path.relpath(p, base))} for p in todo}
-
-
-def _common_folder(assets: list[str]) -> str:
-    folders = [os.path.dirname(os.path.abspath(a)) for a in assets]
-    return os.path.commonpath(folders) if folders else "."
+    outputs = asset_paths.mirrored(todo, out_dir)
+    return {p: {"to": options.get("to"), "output": outputs[p]} for p in todo}
 
 
 def _kept_rows(out: Path, command: str, assets: set[str]) -> dict[str, dict[str, Any]]:

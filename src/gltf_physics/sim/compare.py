@@ -11,7 +11,7 @@ the largest of each. Both engines report the same bodies (dynamic and kinematic,
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,10 @@ class BodyDifference:
     final_angle: float
     max_angle: float
     max_position_time: float
+    # What ``engine`` could not take of this body, its colliders, their materials or its joints (the engine's
+    # conversion losses, e.g. MJCF-2 for a restitution MuJoCo has no coefficient for): the likely reason a
+    # difference is expected rather than a bug.
+    losses: tuple[dict[str, str], ...] = ()
 
 
 @dataclass
@@ -65,8 +69,12 @@ class Comparison:
         worst = max(self.bodies, key=lambda b: (b.max_position / self.position_tolerance,
                                                 b.max_angle / self.angle_tolerance))
         label = f"node {worst.node}" + (f" '{worst.name}'" if worst.name else "")
-        return (f"differ: {label} on {worst.engine} is {worst.max_position:.4g} m / {worst.max_angle:.3g}° "
+        line = (f"differ: {label} on {worst.engine} is {worst.max_position:.4g} m / {worst.max_angle:.3g}° "
                 f"from {self.reference} (tolerance {span})")
+        if worst.losses:
+            why = "; ".join(f"{loss['message']} ({loss['code']})" for loss in worst.losses)
+            line += f"; expected: {worst.engine} cannot take all of it: {why}"
+        return line
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for ``--json``: the settings, the verdict and one object per (engine, body)."""
@@ -91,8 +99,39 @@ def compare(scene: PhysicsScene, engines: tuple[str, ...] | list[str] = ("rapier
     result = Comparison(engines[0], engines, float(duration), float(rate), position_tolerance, angle_tolerance)
     ref = runs[0].recording
     for name, world in zip(engines[1:], runs[1:], strict=True):
-        result.bodies.extend(_differences(ref, world.recording, name))  # type: ignore[arg-type]
+        lost = _losses_by_body(scene, getattr(world.engine, "losses", []))
+        result.bodies.extend(replace(b, losses=tuple(lost.get(b.node, ())))  # type: ignore[arg-type]
+                             for b in _differences(ref, world.recording, name))
     return result
+
+
+def _losses_by_body(scene: PhysicsScene, losses: list[dict[str, str]]) -> dict[int, list[dict[str, str]]]:
+    """Each moving body's share of an engine's conversion losses: those whose pointer is the body's, one of its
+    colliders' (or their shapes' or materials'), or one of its joints'."""
+    owners: dict[str, set[int]] = {}
+
+    def own(pointer: str, node: int) -> None:
+        if pointer:
+            owners.setdefault(pointer, set()).add(node)
+
+    for body in scene.bodies:
+        own(body.pointer, body.node)
+    for c in scene.colliders:
+        if c.body is not None:
+            own(c.pointer, c.body)
+            own(getattr(c.shape, "pointer", ""), c.body)
+            if c.material is not None and 0 <= c.material < len(scene.materials):
+                own(scene.materials[c.material].pointer, c.body)
+    for j in scene.joints:
+        for node in (j.body_a, j.body_b):
+            if node is not None:
+                own(j.pointer, node)
+    found: dict[int, list[dict[str, str]]] = {}
+    for loss in losses:
+        for node in sorted(owners.get(loss.get("pointer", ""), ())):
+            if loss not in found.setdefault(node, []):
+                found[node].append(loss)
+    return found
 
 
 def _differences(ref: Any, other: Any, engine: str) -> list[BodyDifference]:

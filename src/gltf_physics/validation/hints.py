@@ -1,7 +1,9 @@
 """Hints: files that are valid but will likely not behave as their author meant (issue 12).
 
 Not DIGEST rules, so their codes have their own stable prefix ``HINT-`` and their own table (``HINTS``,
-documented in the README by :func:`hints_markdown`); severity info or warning, never error. They look at the
+documented by :func:`hints_markdown`). Their severity is the glTF-Validator's *hint*: a hint says the file is valid
+but will likely not behave as meant, never that it breaks a rule, so it counts as a hint and ``--strict`` (which
+fails on warnings) does not fail on it. They look at the
 scene at t = 0 with the model's own helpers (``model.mass`` for masses and placed shapes, ``overlap`` for
 geometry); nothing here imports an engine.
 """
@@ -31,34 +33,35 @@ from ..model.mass import (
 from . import broadphase, overlap
 from .rules import Rule, Severity
 
-W, INF = Severity.WARNING, Severity.INFO
+H = Severity.HINT
 SAG_LIMIT = 0.1  # m: a spring that lets its load hang further than this is not holding it
 GROUND_REACH = 1000.0  # m: how far below a wheel the ground may be (the car falls onto it)
+MAX_FALLING = 20  # bodies named by HINT-NO-GROUND per file: past that, the file has one problem many times
 MAX_OVERLAPS = 50  # start overlaps reported per file: past that the file is broken wholesale, and each exact
 # test costs milliseconds (a scene of thousands of interpenetrating bodies would take seconds per thousand)
 
 HINTS: dict[str, Rule] = {
-    "HINT-SAG": Rule(W, "A soft joint limit or drive is too weak to hold its body against gravity: the "
+    "HINT-SAG": Rule(H, "A soft joint limit or drive is too weak to hold its body against gravity: the "
                         "weight m·g it carries stretches it m·g/k beyond its range, more than 0.1 m."),
-    "HINT-NO-COLLIDER": Rule(W, "A dynamic body has no collider: nothing stops it, it falls through "
+    "HINT-NO-COLLIDER": Rule(H, "A dynamic body has no collider: nothing stops it, it falls through "
                                 "everything."),
-    "HINT-START-OVERLAP": Rule(W, "A dynamic body starts interpenetrating a static collider (deeper than "
+    "HINT-START-OVERLAP": Rule(H, "A dynamic body starts interpenetrating a static collider (deeper than "
                                   "5 mm): the solver throws it out at the first step."),
-    "HINT-TRIGGER-STATIC": Rule(INF, "A static collider overlaps a trigger at t = 0: the trigger reports it "
+    "HINT-TRIGGER-STATIC": Rule(H, "A static collider overlaps a trigger at t = 0: the trigger reports it "
                                      "at once (or never, for a static trigger) rather than when something "
                                      "arrives."),
-    "HINT-NO-GROUND": Rule(INF, "A vehicle has wheels but no collider anywhere below them: it falls forever."),
-    "HINT-JOINT-SIDE": Rule(INF, "A KHR joint node has no moving body above it while its connected side has "
+    "HINT-NO-GROUND": Rule(H, "Nothing to land on: a vehicle has no collider below its wheels, or bodies fall "
+                              "in a scene without any static or kinematic collider: they fall forever."),
+    "HINT-JOINT-SIDE": Rule(H, "A KHR joint node has no moving body above it while its connected side has "
                                  "one: the spec author's Babylon loader cannot build such a joint (write it "
                                  "from the moving side)."),
 }
 
 
 def hints_markdown() -> str:
-    """The HINT table as Markdown (code, severity, what it means) for the README."""
-    names = {W: "warning", INF: "info"}
-    rows = ["| Code | Severity | Hint |", "|-|-|-|"]
-    rows += [f"| {code} | {names[rule.severity]} | {rule.description} |" for code, rule in HINTS.items()]
+    """The HINT table as Markdown (code, what it means) for the documentation."""
+    rows = ["| Code | Hint |", "|-|-|"]
+    rows += [f"| {code} | {rule.description} |" for code, rule in HINTS.items()]
     return "\n".join(rows)
 
 
@@ -389,6 +392,22 @@ def _no_ground(ctx: _Context) -> None:
                      f"(within {GROUND_REACH:g} m): it falls forever; add ground under it")
 
 
+def _nothing_to_land_on(ctx: _Context) -> None:
+    """Free dynamic bodies under gravity in a scene with no static or kinematic collider at all (one sample body,
+    nothing else). Bodies held by a joint hang or swing; a vehicle has its own test above; gravity volumes pull
+    anywhere (not judged here)."""
+    if ctx.scene.gravity_fields or any(not ctx.dynamic(c.body) for c in ctx.scene.colliders):
+        return
+    jointed = {n for j in ctx.scene.joints for n in (j.body_a, j.body_b) if n is not None}
+    vehicles = {v.node for v in ctx.scene.vehicles}
+    falling = [b for b in ctx.scene.bodies if b.motion.type is MotionType.DYNAMIC and b.node not in jointed
+               and b.node not in vehicles and ctx.by_body.get(b.node) and np.any(ctx.gravity(b.node) != 0.0)]
+    for b in falling[:MAX_FALLING]:
+        ctx.emit("HINT-NO-GROUND", b.pointer or f"/nodes/{b.node}",
+                 f"dynamic body on node {b.node}: the scene has no static or kinematic collider to land on: it "
+                 "falls forever; add ground under it")
+
+
 def _ground_below(ctx: _Context, start: np.ndarray, down: np.ndarray, colliders: list[int]) -> bool:
     ray = overlap.segment(start, start + GROUND_REACH * down)
     if not colliders:
@@ -413,4 +432,4 @@ def _joint_side(ctx: _Context) -> None:
 
 
 _STEPS: tuple[Callable[[_Context], None], ...] = (
-    _sag, _no_collider, _start_overlap, _trigger_overlap, _no_ground, _joint_side)
+    _sag, _no_collider, _start_overlap, _trigger_overlap, _no_ground, _nothing_to_land_on, _joint_side)

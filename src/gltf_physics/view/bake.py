@@ -7,6 +7,7 @@ and the meshes and collider overlays beneath follow, as a body's colliders are r
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -20,8 +21,10 @@ LONGEST_CLIP = 20.0  # a file's own animation sets the length up to this
 BODY_FRAMES = 120_000  # poses a default run may embed (~7 MB of page): huge scenes get a shorter run
 
 
-def record(scene: PhysicsScene, seconds: float, *, rate: float = DEFAULT_RATE) -> dict[str, Any]:
-    """Run a World for ``seconds`` at ``rate`` Hz; one frame at t = 0 and one after every step.
+def record(scene: PhysicsScene, seconds: float, *, rate: float = DEFAULT_RATE,
+           on_step: Callable[[Any], None] | None = None) -> dict[str, Any]:
+    """Run a World for ``seconds`` at ``rate`` Hz; one frame at t = 0 and one after every step (``on_step(world)``
+    is called after each, e.g. for a progress bar).
 
     Raises the runtime's SimulationError (naming the node) when a body's state stops being finite.
     """
@@ -30,7 +33,7 @@ def record(scene: PhysicsScene, seconds: float, *, rate: float = DEFAULT_RATE) -
     from ..sim.world import World  # the runtime loads the physics engine: only when a run is asked for
 
     world = World(scene, rate=rate, record=True)
-    world.run(seconds)
+    world.run(seconds, on_step=on_step)
     rec = world.recording
     assert rec is not None  # record=True
     return frames_json([int(n) for n in rec.nodes], rate, list(rec.translations), list(rec.rotations),

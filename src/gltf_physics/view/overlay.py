@@ -45,7 +45,7 @@ def build_overlay(doc: Document, scene: PhysicsScene) -> dict[str, Any]:
         "version": 1,
         "nodeCount": len(world),
         "worldMatrices": [_column_major(m) for m in world],
-        "markerSize": _marker_size(world),
+        "markerSize": _marker_size(world, scene),
         "colliders": colliders,
         "triggers": _trigger_parts(scene),
         "bodies": [{"node": b.node, "motion": b.motion.type.value} for b in scene.bodies],
@@ -164,11 +164,15 @@ def _gravity(doc: Document, world: list[np.ndarray], g: GravityField) -> dict[st
     }
 
 
-def _marker_size(world: list[np.ndarray]) -> float:
-    """Size of joint axes and arrows: a few percent of the spread of the nodes, within sane bounds."""
+def _marker_size(world: list[np.ndarray], scene: PhysicsScene | None = None) -> float:
+    """Size of joint axes and arrows: a few percent of the spread of the moving bodies and joints (what the
+    first view frames), else of every node, within sane bounds."""
     if not world:
         return 0.25
-    origins = np.array([m[:3, 3] for m in world])
+    near = sorted({b.node for b in scene.bodies if b.motion.type is not MotionType.STATIC}
+                  | {j.node for j in scene.joints}) if scene is not None else []
+    near = [n for n in near if 0 <= n < len(world)]
+    origins = np.array([world[n][:3, 3] for n in near] if len(near) > 1 else [m[:3, 3] for m in world])
     finite = origins[np.all(np.isfinite(origins), axis=1)]
     spread = float(np.linalg.norm(finite.max(axis=0) - finite.min(axis=0))) if len(finite) else 0.0
     return 0.25 if spread == 0.0 else min(max(spread * 0.04, 0.05), 5.0)
