@@ -137,6 +137,7 @@ class RobotBuilder:
         self._physics_material_of: dict[tuple[float, ...], int] = {}
         self._filter_of: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
         self.root = self.add_node("Z_up_to_Y_up", None, rotation=Z_UP_TO_Y_UP)
+        self.top_nodes = [self.root]
 
     # -- losses ---------------------------------------------------------------------------------------
     def note(self, code: str, pointer: str, message: str) -> None:
@@ -251,15 +252,18 @@ class RobotBuilder:
               limits: tuple[JointLimit, ...], drives: tuple[JointDrive, ...] = (), *, pointer: str = "") -> None:
         """A joint named ``name`` between the body on node ``parent`` (``None``: the world, frame A then in
         the root node's space) and the body on node ``child``; frames are rigid 4×4 in their body's node."""
-        holder = parent if parent is not None else self.root
-        joint_node = self.add_node_matrix(name, holder, frame_a)
+        if parent is None:
+            # Frame A in world space, the root's turn applied, on a node of its own at the top of the scene:
+            # under the root it would make every static collider the joint's partner, which the jointed
+            # body then never touches (JOINT-9) — the floor included.
+            frame_a = pose_matrix((0, 0, 0), Z_UP_TO_Y_UP) @ frame_a
+            joint_node = self.add_node_matrix(name, None, frame_a)
+            self.top_nodes.append(joint_node)
+        else:
+            joint_node = self.add_node_matrix(name, parent, frame_a)
         attach = self.add_node_matrix(f"{name}_attachment", child, frame_b)
         ta, qa, _ = decompose(frame_a)
         tb, qb, _ = decompose(frame_b)
-        if parent is None:  # frame A in world space: the root node's turn applies
-            from ..gltf.transforms import trs_matrix
-
-            ta, qa, _ = decompose(trs_matrix((0, 0, 0), Z_UP_TO_Y_UP) @ frame_a)
         self.scene.joints.append(Joint(body_a=parent, frame_a=Pose(ta, qa), body_b=child, frame_b=Pose(tb, qb),
                                        limits=limits, drives=drives, node=joint_node, connected_node=attach,
                                        pointer=pointer))
@@ -271,7 +275,7 @@ class RobotBuilder:
         if self.extras:
             gltf["asset"]["extras"] = self.extras
         gltf["scene"] = 0
-        gltf["scenes"] = [{"nodes": [self.root]}]
+        gltf["scenes"] = [{"nodes": list(self.top_nodes)}]
         gltf["nodes"] = self.nodes
         for key, items in (("materials", self.materials), ("meshes", self.meshes), ("accessors", self.accessors),
                            ("bufferViews", self.views)):

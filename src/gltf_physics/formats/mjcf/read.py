@@ -1,0 +1,91 @@
+"""MuJoCo MJCF in: the model MuJoCo's own compiler makes (``mujoco.MjModel``) → PhysicsScene + glTF document.
+
+The MJCF text is never parsed here: defaults, ``fromto``, ``inertiafromgeom``, mesh scaling and includes are
+what MuJoCo compiled. Every body is a node named as in the source, placed at its pose at ``qpos0`` under one
+root node that turns MuJoCo's Z-up world Y-up.
+
+- **Bodies**: a body that moves (anything not welded to the world) gets a motion with MuJoCo's compiled mass,
+  centre of mass, principal inertia and their orientation (``body_mass``, ``body_ipos``, ``body_inertia``,
+  ``body_iquat``); mocap bodies are kinematic; bodies welded to the world carry static colliders.
+- **Geoms** (:mod:`.read_geoms`): box, sphere, capsule, cylinder and plane as implicit shapes, meshes (the
+  compiled vertices) as convex colliders — MuJoCo collides a mesh's hull too — and each geom of a visible
+  group also as a coloured visual mesh. Geoms with ``contype = conaffinity = 0`` are visual only.
+- **Joints** (:mod:`.read_joints`): the joints of one body become one glTF joint to its parent body: hinge
+  and slide axes on the joint frame's axes (free ones unlimited or within ``range``), ball as free rotation
+  within a total-rotation limit, free as no joint at all; a body without joints is welded to its parent.
+  Joint coordinates are MuJoCo's minus ``qpos0``.
+- **Drives**: ``position``, ``velocity`` and ``motor`` actuators on a joint, with the joint's ``damping`` and
+  ``stiffness``, become one force drive per degree of freedom; targets from the first keyframe's ``ctrl``
+  (else 0).
+- **Contacts**: ``contype``/``conaffinity`` and ``<exclude>`` pairs become collision filters (exact: one
+  system per class of geoms, each listing the classes it collides with); parent–child pairs are kept apart by
+  their joint, as MuJoCo's ``filterparent`` does. Friction → a physics material combined by maximum, as
+  MuJoCo combines it.
+- **Equalities**: ``connect`` → a ball joint, ``weld`` → a fixed joint, between the two bodies.
+
+Loss codes (the loss report): ``MJCF-IN-1`` shape approximated or skipped, ``MJCF-IN-2`` joints combined or
+approximated, ``MJCF-IN-3`` armature / frictionloss, ``MJCF-IN-4`` actuator not expressible, ``MJCF-IN-5``
+equality constraint, ``MJCF-IN-6`` tendon, ``MJCF-IN-7`` site, ``MJCF-IN-8`` sensor, ``MJCF-IN-9`` simulation
+options (timestep, integrator, contact softness), ``MJCF-IN-10`` contact pair / filter, ``MJCF-IN-11`` other
+elements without a glTF counterpart (cameras, lights, textures, flexes, skins).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...gltf.errors import GltfError
+from ...model import PhysicsScene
+
+INSTALL = "pip install 'gltf-physics[mujoco]'"
+
+
+def from_mjcf(path: str | Path) -> PhysicsScene:
+    """The physics of a MuJoCo MJCF file as a model, compiled by MuJoCo itself; ``scene.document`` holds its
+    nodes (one per body, named as in the file) and meshes. Losses are in ``scene.notes``.
+
+    Raises :class:`GltfError` naming the file when MuJoCo cannot compile it.
+
+    Example:
+        >>> scene = gp.from_mjcf("cartpole.xml")
+        >>> [scene.document.json["nodes"][b.node]["name"] for b in scene.bodies]
+        ['cart', 'pole_1']
+    """
+    src = Path(path)
+    if not src.is_file():
+        raise GltfError("cannot read: no such file", file=str(src))
+    model = _compile(src)
+    from .read_model import read_model
+
+    try:
+        return read_model(model, src.name)
+    except GltfError as exc:
+        raise exc.with_file(str(src)) from None
+
+
+def _compile(src: Path) -> Any:
+    try:
+        import mujoco
+    except ImportError as exc:
+        raise GltfError(f"reading MJCF needs mujoco: {INSTALL}", file=str(src)) from exc
+    try:
+        return mujoco.MjModel.from_xml_path(str(src))
+    except ValueError as exc:  # MuJoCo's compiler error: "XML Error: …" / "Error: …" with its line
+        text = " ".join(str(exc).split())
+        raise GltfError(f"MuJoCo cannot compile it: {text}", file=str(src)) from None
+
+
+def body_names(model: Any) -> list[str]:
+    """Each body's name as the source gives it (``body<i>`` for an unnamed one)."""
+    return [model.body(i).name or f"body{i}" for i in range(model.nbody)]
+
+
+def xyzw(wxyz: np.ndarray) -> tuple[float, float, float, float]:
+    """MuJoCo's (w, x, y, z) → xyzw."""
+    return (float(wxyz[1]), float(wxyz[2]), float(wxyz[3]), float(wxyz[0]))
+
+
+__all__ = ["from_mjcf"]
