@@ -1,8 +1,8 @@
 """MuJoCo MJCF in: the model MuJoCo's own compiler makes (``mujoco.MjModel``) → PhysicsScene + glTF document.
 
 The MJCF text is never parsed here: defaults, ``fromto``, ``inertiafromgeom``, mesh scaling and includes are
-what MuJoCo compiled. Every body is a node named as in the source, placed at its pose at ``qpos0`` under one
-root node that turns MuJoCo's Z-up world Y-up.
+what MuJoCo compiled. Every body is a node named as in the source, placed at its pose at ``qpos0`` (or a
+keyframe's) under one root node that turns MuJoCo's Z-up world Y-up.
 
 - **Bodies**: a body that moves (anything not welded to the world) gets a motion with MuJoCo's compiled mass,
   centre of mass, principal inertia and their orientation (``body_mass``, ``body_ipos``, ``body_inertia``,
@@ -13,7 +13,7 @@ root node that turns MuJoCo's Z-up world Y-up.
 - **Joints** (:mod:`.read_joints`): the joints of one body become one glTF joint to its parent body: hinge
   and slide axes on the joint frame's axes (free ones unlimited or within ``range``), ball as free rotation
   within a total-rotation limit, free as no joint at all; a body without joints is welded to its parent.
-  Joint coordinates are MuJoCo's minus ``qpos0``.
+  Joint coordinates are MuJoCo's minus the initial ``qpos``.
 - **Drives**: ``position``, ``velocity`` and ``motor`` actuators on a joint, with the joint's ``damping`` and
   ``stiffness``, become one force drive per degree of freedom; targets from the first keyframe's ``ctrl``
   (else 0).
@@ -43,9 +43,13 @@ from ...model import PhysicsScene
 INSTALL = "pip install 'gltf-physics[mujoco]'"
 
 
-def from_mjcf(path: str | Path) -> PhysicsScene:
+def from_mjcf(path: str | Path, *, keyframe: int | str | None = None) -> PhysicsScene:
     """The physics of a MuJoCo MJCF file as a model, compiled by MuJoCo itself; ``scene.document`` holds its
     nodes (one per body, named as in the file) and meshes. Losses are in ``scene.notes``.
+
+    ``keyframe`` (index or name of a ``<key>``): the bodies start at its ``qpos`` (where the glTF joint
+    coordinates are 0) and the drives aim at its ``ctrl``; without it bodies start at ``qpos0`` and targets
+    come from the first keyframe's ``ctrl`` (or 0).
 
     Raises :class:`GltfError` naming the file when MuJoCo cannot compile it.
 
@@ -60,8 +64,9 @@ def from_mjcf(path: str | Path) -> PhysicsScene:
     model = _compile(src)
     from .read_model import read_model
 
+    key = _keyframe(model, keyframe, src)
     try:
-        return read_model(model, src.name)
+        return read_model(model, src.name, key)
     except GltfError as exc:
         raise exc.with_file(str(src)) from None
 
@@ -76,6 +81,18 @@ def _compile(src: Path) -> Any:
     except ValueError as exc:  # MuJoCo's compiler error: "XML Error: …" / "Error: …" with its line
         text = " ".join(str(exc).split())
         raise GltfError(f"MuJoCo cannot compile it: {text}", file=str(src)) from None
+
+
+def _keyframe(model: Any, keyframe: int | str | None, src: Path) -> int | None:
+    if keyframe is None:
+        return None
+    names = [model.key(k).name for k in range(model.nkey)]
+    if isinstance(keyframe, str) and keyframe in names:
+        return names.index(keyframe)
+    if isinstance(keyframe, int) and 0 <= keyframe < model.nkey:
+        return keyframe
+    raise GltfError(f"no keyframe {keyframe!r} (it has {model.nkey}: {', '.join(n or '?' for n in names[:10])})",
+                    file=str(src))
 
 
 def body_names(model: Any) -> list[str]:

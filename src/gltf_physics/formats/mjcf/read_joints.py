@@ -44,7 +44,7 @@ class BodyJoint:
     ball: int | None = None  # the ball joint's id
 
 
-def body_joint(model: Any, body: int) -> BodyJoint | None:
+def body_joint(model: Any, body: int, qref: np.ndarray) -> BodyJoint | None:
     """The glTF joint of ``body``'s MuJoCo joints (``None``: a free joint, no constraint)."""
     first, count = int(model.body_jntadr[body]), int(model.body_jntnum[body])
     ids = list(range(first, first + count))
@@ -63,7 +63,7 @@ def body_joint(model: Any, body: int) -> BodyJoint | None:
     if any(np.linalg.norm(a - anchor) > _TOL for a in anchors[1:]):
         notes.append("hinges at different anchors: combined at the first one's (approximate)")
     frame = pose_matrix(anchor, matrix_to_quat(frame_rot))
-    return BodyJoint(frame=frame, limits=_limits(model, dofs), dofs=dofs, notes=notes)
+    return BodyJoint(frame=frame, limits=_limits(model, dofs, qref), dofs=dofs, notes=notes)
 
 
 def _ball(model: Any, j: int) -> BodyJoint:
@@ -126,8 +126,9 @@ def _orthonormal(axes: list[np.ndarray], notes: list[str]) -> np.ndarray:
     return m
 
 
-def _limits(model: Any, dofs: list[Dof]) -> tuple[JointLimit, ...]:
-    """Locks on every axis no joint frees; ``range`` (minus qpos0, signed onto the frame axis) on the others."""
+def _limits(model: Any, dofs: list[Dof], qref: np.ndarray) -> tuple[JointLimit, ...]:
+    """Locks on every axis no joint frees; ``range`` (minus the initial qpos, signed onto the frame axis) on the
+    others."""
     free = {(d.kind, d.axis) for d in dofs}
     out = []
     for kind in ("linear", "angular"):
@@ -137,7 +138,7 @@ def _limits(model: Any, dofs: list[Dof]) -> tuple[JointLimit, ...]:
     for d in dofs:
         if not model.jnt_limited[d.joint]:
             continue
-        q0 = float(model.qpos0[model.jnt_qposadr[d.joint]])
+        q0 = float(qref[model.jnt_qposadr[d.joint]])
         lo, hi = (float(v) - q0 for v in model.jnt_range[d.joint])
         lo, hi = (lo, hi) if d.sign > 0 else (-hi, -lo)
         out.append(JointLimit(**{f"{d.kind}_axes": (d.axis,)}, min=lo, max=hi))  # type: ignore[arg-type]
@@ -247,15 +248,16 @@ def _force_limit(model: Any, a: int, gear: float, gain: float, kind: str, note: 
     return limit
 
 
-def dof_drives(model: Any, dofs: list[Dof], gains: dict[int, Gains], pointer: str) -> tuple[JointDrive, ...]:
+def dof_drives(model: Any, dofs: list[Dof], gains: dict[int, Gains], qref: np.ndarray,
+               pointer: str) -> tuple[JointDrive, ...]:
     """One force drive per degree of freedom with gains, on its frame axis (targets in glTF coordinates:
-    sign · (q − qpos0))."""
+    sign · (q − the initial q))."""
     out = []
     for d in dofs:
         g = gains.get(d.joint)
         if g is None:
             continue
-        q0 = float(model.qpos0[model.jnt_qposadr[d.joint]])
+        q0 = float(qref[model.jnt_qposadr[d.joint]])
         position = d.sign * (g.kp_target / g.kp - q0) if g.kp > 0 else None
         velocity = d.sign * g.kd_target / g.kd if g.kd > 0 else None
         out.append(drive(d.kind, d.axis, stiffness=g.kp, damping=g.kd, position=position,

@@ -15,24 +15,34 @@ from .read_joints import BodyJoint, body_joint, dof_drives, joint_gains
 CONNECT, WELD = 0, 1
 
 
-def read_model(model: Any, source: str) -> PhysicsScene:
-    """The model and glTF document of a compiled MuJoCo model (``source``: the file name, for the asset)."""
-    return _Reader(model, source).run()
+def read_model(model: Any, source: str, keyframe: int | None = None, qpos: np.ndarray | None = None) -> PhysicsScene:
+    """The model and glTF document of a compiled MuJoCo model (``source``: the file name, for the asset).
+
+    Bodies are placed at ``qpos`` (default: keyframe ``keyframe``'s, else ``qpos0``), where every glTF joint
+    coordinate is 0; drive targets come from the keyframe's ``ctrl`` (else the first keyframe's, else 0).
+    """
+    return _Reader(model, source, keyframe, qpos).run()
 
 
 class _Reader:
-    def __init__(self, model: Any, source: str) -> None:
+    def __init__(self, model: Any, source: str, keyframe: int | None, qpos: np.ndarray | None) -> None:
         import mujoco
 
         self.m = model
         self.names = body_names(model)
         self.b = RobotBuilder(source=source, generator="gltf-physics (from MuJoCo MJCF)")
         data = mujoco.MjData(model)
-        mujoco.mj_kinematics(model, data)  # body frames at qpos0
+        if qpos is not None:
+            data.qpos[:] = qpos
+        elif keyframe is not None:
+            data.qpos[:] = model.key_qpos[keyframe]
+        self.qref = data.qpos.copy()  # where every glTF joint coordinate is 0
+        mujoco.mj_kinematics(model, data)  # body frames at the initial qpos
         self.world = [pose_matrix(data.xpos[i], xyzw(data.xquat[i])) for i in range(model.nbody)]
         self.node: dict[int, int] = {}  # MuJoCo body → its node
         self.owner: dict[int, int | None] = {0: None}  # MuJoCo body → the MuJoCo body whose motion carries it
-        ctrl = np.asarray(model.key_ctrl[0] if model.nkey else np.zeros(model.nu), dtype=float)
+        key = keyframe if keyframe is not None else (0 if model.nkey else None)
+        ctrl = np.asarray(model.key_ctrl[key] if key is not None else np.zeros(model.nu), dtype=float)
         self.gains = joint_gains(model, ctrl, self.b.note)
 
     def run(self) -> PhysicsScene:
@@ -87,7 +97,7 @@ class _Reader:
         if int(m.body_jntnum[i]) == 0:
             self._link(f"{name}_weld", parent, i, np.eye(4), fixed_limits(), (), f"//body[@name='{name}']")
             return
-        bj = body_joint(m, i)
+        bj = body_joint(m, i, self.qref)
         if bj is None:  # a free joint: the body moves on its own
             return
         joint_names = [m.joint(j).name for j in range(int(m.body_jntadr[i]), int(m.body_jntadr[i] + m.body_jntnum[i]))]
@@ -96,7 +106,7 @@ class _Reader:
         for text in bj.notes:
             self.b.note("MJCF-IN-2", pointer, text)
         self._dof_notes(bj, pointer)
-        drives = dof_drives(m, bj.dofs, self.gains, pointer)
+        drives = dof_drives(m, bj.dofs, self.gains, self.qref, pointer)
         if bj.ball is not None and bj.ball in self.gains:
             self.b.note("MJCF-IN-4", pointer, "damping or actuator on a ball joint: glTF drives act on one axis")
         self._link(label, parent, i, bj.frame, bj.limits, drives, pointer)
@@ -143,7 +153,7 @@ class _Reader:
             frame_b = np.linalg.inv(self.world[ob]) @ frame_a_world
             limits = fixed_limits() if kind == WELD else ball_limits()
             if kind == WELD:
-                self.b.note("MJCF-IN-5", pointer, "weld held at the bodies' relative pose at qpos0")
+                self.b.note("MJCF-IN-5", pointer, "weld held at the bodies' relative pose at the start")
             self._link(name or f"equality{e}", oa, ob, frame_b, limits, (), pointer)
 
     # -- contacts -------------------------------------------------------------------------------------
@@ -151,9 +161,15 @@ class _Reader:
         """Geom → collision filter index: one system per class (contype, conaffinity, excluded body), each
         listing the classes MuJoCo lets it touch; nothing when every pair may collide."""
         m = self.m
+        solid = [g for g in range(m.ngeom) if m.geom_contype[g] or m.geom_conaffinity[g]]
+        if int(m.opt.disableflags) & int(mujoco_flag("mjDSBL_CONTACT")):
+            if solid:
+                self.b.note("MJCF-IN-10", "/mujoco/option/flag/@contact", "contacts disabled: every collider is "
+                            "filtered to touch nothing")
+                none = self.b.collision_filter(("mujoco0",), ("none",))
+            return dict.fromkeys(solid, none) if solid else {}
         excluded = {(int(s) >> 16, int(s) & 0xFFFF) for s in m.exclude_signature[:m.nexclude]}
         in_exclude = {b for pair in excluded for b in pair}
-        solid = [g for g in range(m.ngeom) if m.geom_contype[g] or m.geom_conaffinity[g]]
         key_of = {g: (int(m.geom_contype[g]), int(m.geom_conaffinity[g]),
                       int(m.geom_bodyid[g]) if int(m.geom_bodyid[g]) in in_exclude else -1) for g in solid}
         keys = sorted(set(key_of.values()))
@@ -172,6 +188,8 @@ class _Reader:
     def _options(self) -> None:
         m = self.m
         g = np.asarray(m.opt.gravity, dtype=float)
+        if int(m.opt.disableflags) & int(mujoco_flag("mjDSBL_GRAVITY")):
+            g = np.zeros(3)
         turned = pose_matrix((0, 0, 0), Z_UP_TO_Y_UP)[:3, :3] @ g
         magnitude = float(np.linalg.norm(g))
         if not np.allclose(turned, (0.0, -9.81, 0.0), rtol=0, atol=1e-12):
@@ -198,6 +216,13 @@ class _Reader:
                             (m.ntex, "texture")):
             if count:
                 self.b.note("MJCF-IN-11", "/mujoco", f"{count} {what}{'s' if count > 1 else ''}: not converted")
+
+
+def mujoco_flag(name: str) -> int:
+    """The value of a ``mjtDisableBit`` flag."""
+    import mujoco
+
+    return int(getattr(mujoco.mjtDisableBit, name))
 
 
 def _collide(a: tuple[int, int, int], b: tuple[int, int, int], excluded: set[tuple[int, int]]) -> bool:

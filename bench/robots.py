@@ -1,0 +1,129 @@
+"""Robots in: passive runs of converted URDF/MJCF models on gltf-physics (Rapier, MuJoCo) against MuJoCo on the
+original, and the MJCF → glTF → MJCF round trip. Prints the tables of docs/robots.md.
+
+    python bench/robots.py [--duration 2] [--models cartpole,pendulum,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+import gltf_physics as gp
+from gltf_physics.formats.robot_scene import Z_UP_TO_Y_UP
+from gltf_physics.gltf.transforms import quat_to_matrix
+
+Y_TO_Z_WORLD = quat_to_matrix(Z_UP_TO_Y_UP).T  # glTF world (Y-up) → the source's Z-up world
+
+
+def suite_path(name: str) -> Path:
+    """A dm_control suite model, read from the installed package."""
+    import dm_control
+
+    return Path(os.path.dirname(dm_control.__file__)) / "suite" / f"{name}.xml"
+
+
+def tilted_qpos(model: object, tilt: float) -> np.ndarray:
+    """``qpos0`` with every hinge moved by ``tilt`` rad (kept inside its range): a model at rest in its
+    reference pose would show nothing."""
+    qpos = np.array(model.qpos0)  # type: ignore[attr-defined]
+    for j in range(model.njnt):  # type: ignore[attr-defined]
+        if int(model.jnt_type[j]) == 3:  # type: ignore[attr-defined]
+            a = int(model.jnt_qposadr[j])  # type: ignore[attr-defined]
+            q = qpos[a] + tilt
+            if model.jnt_limited[j]:  # type: ignore[attr-defined]
+                lo, hi = model.jnt_range[j]  # type: ignore[attr-defined]
+                q = min(max(q, lo + 0.1 * (hi - lo)), hi - 0.1 * (hi - lo))
+            qpos[a] = q
+    return qpos
+
+
+def mujoco_reference(model: object, qpos: np.ndarray, duration: float,
+                     every: float) -> tuple[list[str], np.ndarray, float]:
+    """Body names, world centres of mass (T, B, 3) from MuJoCo on the original model started at ``qpos``, and the
+    sampling period (a whole number of the model's steps, near ``every``)."""
+    import mujoco
+
+    data = mujoco.MjData(model)
+    data.qpos[:] = qpos
+    mujoco.mj_forward(model, data)
+    per = max(1, round(every / model.opt.timestep))
+    samples = [data.xipos.copy()]
+    for _ in range(round(duration / model.opt.timestep / per)):
+        for _ in range(per):
+            mujoco.mj_step(model, data)
+        samples.append(data.xipos.copy())
+    names = [model.body(i).name for i in range(model.nbody)]
+    return names, np.asarray(samples), per * float(model.opt.timestep)
+
+
+def gltf_run(scene: gp.PhysicsScene, names: list[str], duration: float, every: float, engine: str,
+             substeps: int = 4) -> np.ndarray:
+    """World centres of mass (T, B, 3) in the source's Z-up frame of the bodies ``names`` (NaN where none)."""
+    rate = 1.0 / every
+    world = gp.World(scene, rate=rate, substeps=substeps, engine=engine)
+    nodes = scene.document.json["nodes"]  # type: ignore[union-attr]
+    by_name = {nodes[b.node].get("name"): b.node for b in scene.bodies}
+    com = {b.node: np.asarray(b.motion.center_of_mass or (0.0, 0.0, 0.0)) for b in scene.bodies}
+    out = []
+    for k in range(round(duration * rate) + 1):
+        if k:
+            world.step()
+        row = []
+        for name in names:
+            node = by_name.get(name)
+            if node is None:
+                row.append(np.full(3, np.nan))
+                continue
+            t, q = world.pose(node)
+            row.append(Y_TO_Z_WORLD @ (t + quat_to_matrix(q) @ com[node]))
+        out.append(row)
+    return np.asarray(out)
+
+
+def behaviour(name: str, duration: float, every: float = 0.01, tilt: float = 0.3) -> dict[str, float]:
+    """Max position differences (m) of every moving body, Rapier and MuJoCo-on-glTF vs MuJoCo, over the run and
+    over its first 0.5 s, each hinge started ``tilt`` rad from its reference."""
+    import mujoco
+
+    from gltf_physics.dialects import write_scene
+    from gltf_physics.formats.mjcf.read_model import read_model
+
+    model = mujoco.MjModel.from_xml_path(str(suite_path(name)))
+    qpos = tilted_qpos(model, tilt)
+    names, ref, every = mujoco_reference(model, qpos, duration, every)
+    imported = read_model(model, name, qpos=qpos)
+    scene = gp.read_scene(write_scene(imported, imported.document, "khr")[0])  # through the written KHR
+    row: dict[str, float] = {}
+    for engine in ("rapier", "mujoco"):
+        t0 = time.process_time()
+        got = gltf_run(scene, names, duration, every, engine)
+        row[f"{engine}_s"] = time.process_time() - t0
+        diff = np.linalg.norm(got - ref, axis=2)
+        diff = diff[:, ~np.isnan(diff).any(axis=0)]
+        row[f"{engine}_max"] = float(diff.max())
+        half = round(0.5 / every)
+        row[f"{engine}_max_0.5"] = float(diff[: half + 1].max())
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--duration", type=float, default=2.0)
+    parser.add_argument("--models", default="pendulum,acrobot,cartpole,cheetah,walker,humanoid")
+    args = parser.parse_args()
+    print(f"load: {os.getloadavg()[0]:.2f}")
+    print("| model | Rapier max (m) | Rapier max first 0.5 s | MuJoCo-on-glTF max (m) | MuJoCo first 0.5 s |")
+    print("|-|-|-|-|-|")
+    for name in args.models.split(","):
+        r = behaviour(name, args.duration)
+        print(f"| {name} | {r['rapier_max']:.3g} | {r['rapier_max_0.5']:.3g} | {r['mujoco_max']:.3g} | "
+              f"{r['mujoco_max_0.5']:.3g} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
