@@ -9,7 +9,8 @@
   its colliders by the runtime (a note says so).
 - Joints: revolute, continuous, prismatic, fixed, planar → glTF joints (a joint node under the parent link,
   its attachment under the child, both named after the URDF joint) with their limits; floating → none (the
-  child moves freely). ``<limit effort>`` is a drive's ``maxForce`` and ``<dynamics damping>`` its damping
+  child moves freely). A ``<limit>`` without ``lower`` and ``upper`` leaves the joint unlimited, as PyBullet
+  and MuJoCo read it. ``<limit effort>`` is a drive's ``maxForce`` and ``<dynamics damping>`` its damping
   (velocity target 0: a passive damper), so a joint with either carries one drive.
 - The root link is fixed to the world by a fixed joint (the ROS convention for arms, and PyBullet's
   ``useFixedBase``); ``floating_base=True`` lets it fall free. A root link named ``world`` with nothing on it

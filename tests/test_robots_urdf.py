@@ -1,0 +1,265 @@
+"""URDF robots in (formats/urdf): PyBullet's own robots converted to KHR and OMI, checked against an independent
+reading of the URDF (ElementTree) and against MuJoCo's compile of the same URDF; mesh paths kept inside their
+roots; the CLI.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robot_data import close, need, node_names, pybullet_urdf, rpy_matrix, tensor_of, urdf_inertia, urdf_tree
+
+need("yourdfpy")
+need("trimesh")
+
+import gltf_physics as gp  # noqa: E402
+from gltf_physics.gltf.errors import GltfError  # noqa: E402
+
+ROBOTS = ["kuka_iiwa/model.urdf", "r2d2.urdf", "quadruped/minitaur.urdf"]
+
+
+def _converted(relative: str, to: str, tmp_path: Path, **options: object) -> tuple[gp.PhysicsScene, list[dict]]:
+    """The robot written as .glb and read back, as a user's tool would see it, and the losses."""
+    doc, losses = gp.import_to_gltf(pybullet_urdf(relative), to, **options)
+    out = tmp_path / f"{Path(relative).stem}.{to}.glb"
+    gp.save(doc, out)
+    return gp.read_scene(gp.load(out)), losses
+
+
+def _child(joint: object) -> str:
+    return joint.find("child").get("link")  # type: ignore[attr-defined]
+
+
+def _parent(joint: object) -> str:
+    return joint.find("parent").get("link")  # type: ignore[attr-defined]
+
+
+def _expected(path: Path, floating: bool = False) -> dict[str, int]:
+    """Counts from the URDF's XML: links (minus massless ones on fixed joints: part of their parent's body),
+    collisions, joints (floating ones are no constraint; one more fixes the root), drives (effort or damping)."""
+    root = urdf_tree(path)
+    links = {link.get("name"): link for link in root.findall("link")}
+    joints = root.findall("joint")
+    fused = {_child(j) for j in joints if j.get("type") == "fixed"
+             and (urdf_inertia(links[_child(j)]) or (0.0,))[0] == 0.0}
+    driven = 0
+    for j in joints:
+        if j.get("type") not in ("revolute", "continuous", "prismatic"):
+            continue
+        limit, dyn = j.find("limit"), j.find("dynamics")
+        effort = float(limit.get("effort", "inf")) if limit is not None else math.inf
+        damping = float(dyn.get("damping", 0)) if dyn is not None else 0.0
+        driven += effort > 0 and (math.isfinite(effort) or damping > 0)
+    constrained = [j for j in joints if j.get("type") != "floating" and _child(j) not in fused]
+    return {"bodies": len(links) - len(fused), "colliders": sum(len(x.findall("collision")) for x in links.values()),
+            "joints": len(constrained) + (0 if floating else 1), "drives": driven, "links": len(links)}
+
+
+@pytest.mark.parametrize("to", ["khr", "omi"])
+@pytest.mark.parametrize("relative", ROBOTS)
+def test_counts_names_and_validity(relative: str, to: str, tmp_path: Path) -> None:
+    scene, _ = _converted(relative, to, tmp_path)
+    want = _expected(pybullet_urdf(relative))
+    moving = [b for b in scene.bodies if b.motion.type != "static"]  # OMI adds a static world side (JOINT-3)
+    got = {"bodies": len(moving), "colliders": len(scene.colliders), "joints": len(scene.joints),
+           "drives": sum(len(j.drives) for j in scene.joints)}
+    assert got == {k: want[k] for k in got}
+    names = node_names(scene.document.json)  # type: ignore[union-attr]
+    for link in urdf_tree(pybullet_urdf(relative)).findall("link"):
+        assert link.get("name") in names  # every link is a node named as in the URDF
+    report = gp.validate(gp.load(tmp_path / f"{Path(relative).stem}.{to}.glb"))
+    assert [m.code for m in report.messages if m.severity == "error"] == []
+
+
+@pytest.mark.parametrize("relative", [*ROBOTS, "franka_panda/panda.urdf"])
+def test_mass_and_inertia_equal_the_urdf(relative: str, tmp_path: Path) -> None:
+    scene, _ = _converted(relative, "khr", tmp_path)
+    names = {scene.document.json["nodes"][b.node]["name"]: b for b in scene.bodies}  # type: ignore[union-attr]
+    checked = 0
+    for link in urdf_tree(pybullet_urdf(relative)).findall("link"):
+        inertial = urdf_inertia(link)
+        body = names.get(link.get("name"))
+        if inertial is None or body is None:
+            continue
+        mass, com, tensor = inertial
+        m = body.motion
+        assert (m.mass == mass) or (mass == 0.0 and m.mass == math.inf)  # KHR mass 0 is infinite (KRB-11)
+        assert close(m.center_of_mass, com)  # type: ignore[arg-type]
+        assert close(tensor_of(m.inertia_diagonal, m.inertia_orientation), tensor)  # type: ignore[arg-type]
+        checked += 1
+    assert checked >= 8
+
+
+def test_mass_and_inertia_equal_mujocos_compile_of_the_urdf(tmp_path: Path) -> None:
+    """MuJoCo reads the same URDF (fixing its root into the world): masses, centres of mass and inertia tensors
+    of every moving link agree within 1e-6 relative."""
+    mujoco = need("mujoco")
+    path = pybullet_urdf("kuka_iiwa/model.urdf")
+    model = mujoco.MjModel.from_xml_path(str(path))
+    scene, _ = _converted("kuka_iiwa/model.urdf", "khr", tmp_path)
+    names = {scene.document.json["nodes"][b.node]["name"]: b for b in scene.bodies}  # type: ignore[union-attr]
+    for i in range(1, model.nbody):
+        m = names[model.body(i).name].motion
+        w, x, y, z = model.body_iquat[i]
+        assert close(m.mass, model.body_mass[i])  # type: ignore[arg-type]
+        assert close(m.center_of_mass, model.body_ipos[i])  # type: ignore[arg-type]
+        assert close(tensor_of(m.inertia_diagonal, m.inertia_orientation),  # type: ignore[arg-type]
+                     tensor_of(tuple(model.body_inertia[i]), (x, y, z, w)))
+    assert model.nbody - 1 == 7
+
+
+@pytest.mark.parametrize("relative", ["kuka_iiwa/model.urdf", "quadruped/minitaur.urdf"])
+def test_joint_limits_equal_the_urdf(relative: str, tmp_path: Path) -> None:
+    scene, _ = _converted(relative, "khr", tmp_path)
+    nodes = scene.document.json["nodes"]  # type: ignore[union-attr]
+    by_name = {}
+    for j in scene.joints:
+        by_name[nodes[j.node]["name"] if j.node >= 0 else None] = j
+    seen = 0
+    for joint in urdf_tree(pybullet_urdf(relative)).findall("joint"):
+        limit = joint.find("limit")
+        if joint.get("type") not in ("revolute", "prismatic") or limit is None:
+            continue
+        j = by_name.get(joint.get("name"))
+        if j is None:  # the OMI/KHR writer may name it differently only when it made new nodes; ours did not
+            pytest.fail(f"joint {joint.get('name')} not found by name")
+        kind = "angular_axes" if joint.get("type") == "revolute" else "linear_axes"
+        ranged = [lim for lim in j.limits if getattr(lim, kind) == (0,) and lim.min != lim.max]
+        if limit.get("lower") is None and limit.get("upper") is None:  # unlimited, as PyBullet and MuJoCo read it
+            assert ranged == []
+        else:
+            assert [(lim.min, lim.max) for lim in ranged] == [(float(limit.get("lower", -math.inf)),
+                                                               float(limit.get("upper", math.inf)))]
+        effort = float(limit.get("effort", 0))
+        if effort > 0:
+            assert [d.max_force for d in j.drives] == [effort]
+        seen += 1
+    assert seen >= 7
+
+
+def test_frames_put_each_link_where_the_urdf_does(tmp_path: Path) -> None:
+    """World pose of every link node (Y-up) turned back to Z-up equals the URDF chain of joint origins."""
+    from gltf_physics.formats.robot_scene import Z_UP_TO_Y_UP
+    from gltf_physics.gltf.transforms import quat_to_matrix, world_matrices
+
+    path = pybullet_urdf("r2d2.urdf")
+    scene, _ = _converted("r2d2.urdf", "khr", tmp_path)
+    world = world_matrices(scene.document.json)  # type: ignore[union-attr]
+    names = node_names(scene.document.json)  # type: ignore[union-attr]
+    turn = np.eye(4)
+    turn[:3, :3] = quat_to_matrix(Z_UP_TO_Y_UP).T
+    root = urdf_tree(path)
+    parent_of = {_child(j): j for j in root.findall("joint")}
+
+    def chain(link: str) -> np.ndarray:
+        if link not in parent_of:
+            return np.eye(4)
+        j = parent_of[link]
+        origin = j.find("origin")
+        m = np.eye(4)
+        m[:3, :3] = rpy_matrix(origin.get("rpy") if origin is not None else None)
+        m[:3, 3] = [float(v) for v in ((origin.get("xyz") if origin is not None else None) or "0 0 0").split()]
+        return chain(_parent(j)) @ m
+
+    for link in root.findall("link"):
+        assert close(turn @ world[names[link.get("name")]], chain(link.get("name")), rel=1e-9)
+
+
+def test_floating_base_drops_the_world_joint(tmp_path: Path) -> None:
+    fixed, _ = _converted("r2d2.urdf", "khr", tmp_path)
+    floating, _ = _converted("r2d2.urdf", "khr", tmp_path, floating_base=True)
+    assert len(fixed.joints) - len(floating.joints) == 1
+    assert len(floating.joints) == _expected(pybullet_urdf("r2d2.urdf"), floating=True)["joints"]
+
+
+def test_losses_name_what_glTF_cannot_hold() -> None:
+    scene = gp.from_urdf(pybullet_urdf("franka_panda/panda.urdf"))
+    codes = {n.code for n in scene.notes}
+    assert {"URDF-1", "URDF-3", "URDF-9"} <= codes  # velocity limits, the finger mimic joint, massless frames
+    mimic = [n for n in scene.notes if n.code == "URDF-3"]
+    assert [n.pointer for n in mimic] == ["/robot/joint[@name='panda_finger_joint2']/mimic"]
+
+
+# -- mesh paths ------------------------------------------------------------------------------------------------
+def _robot(folder: Path, mesh: str, name: str = "robot.urdf") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(f"""<robot name="r"><link name="base"><inertial><mass value="1"/>
+      <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+      <visual><geometry><mesh filename="{mesh}"/></geometry></visual>
+      <collision><geometry><mesh filename="{mesh}"/></geometry></collision></link></robot>""")
+    return path
+
+
+def _stl(path: Path, extents: tuple[float, float, float] = (1.0, 2.0, 3.0)) -> None:
+    trimesh = need("trimesh")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    trimesh.creation.box(extents=extents).export(path)
+
+
+def test_package_path_resolves_against_the_nearest_folder_of_that_name(tmp_path: Path) -> None:
+    _stl(tmp_path / "mypkg" / "meshes" / "part.stl")
+    urdf = _robot(tmp_path / "mypkg" / "urdf", "package://mypkg/meshes/part.stl")
+    scene = gp.from_urdf(urdf)
+    acc = scene.document.json["accessors"][0]  # type: ignore[union-attr]
+    assert acc["max"] == [0.5, 1.0, 1.5]  # the box's half extents: that file was read
+
+
+def test_package_dir_option_and_pybullet_convention(tmp_path: Path) -> None:
+    _stl(tmp_path / "elsewhere" / "mypkg" / "part.stl", (2.0, 2.0, 2.0))
+    urdf = _robot(tmp_path / "robot", "package://mypkg/part.stl")
+    with pytest.raises(GltfError):  # no folder named mypkg above the URDF, none beside it
+        gp.from_urdf(urdf)
+    scene = gp.from_urdf(urdf, package_dirs=[tmp_path / "elsewhere"])
+    assert scene.document.json["accessors"][0]["max"] == [1.0, 1.0, 1.0]  # type: ignore[union-attr]
+    _stl(tmp_path / "robot" / "mypkg" / "part.stl", (4.0, 4.0, 4.0))  # PyBullet: package://NAME beside the URDF
+    scene = gp.from_urdf(urdf)
+    assert scene.document.json["accessors"][0]["max"] == [2.0, 2.0, 2.0]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("mesh", ["package://x/../../etc/passwd", "/etc/passwd", "../../../../../../etc/passwd",
+                                  "file:///etc/passwd"])
+def test_paths_outside_the_roots_are_refused_before_any_mesh_is_read(mesh: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from gltf_physics.formats.urdf import meshes, read
+
+    _stl(tmp_path / "x" / "ok.stl")
+    urdf = tmp_path / "x" / "robot.urdf"
+    urdf.write_text(f"""<robot name="r"><link name="base">
+      <visual><geometry><mesh filename="ok.stl"/></geometry></visual>
+      <collision><geometry><mesh filename="{mesh}"/></geometry></collision></link></robot>""")
+    opened: list[Path] = []
+    monkeypatch.setattr(read, "load_parts", lambda path, *a: opened.append(path) or meshes.load_parts(path, *a))
+    with pytest.raises(GltfError, match="leads outside"):
+        gp.from_urdf(urdf)
+    assert opened == []  # the good mesh before it was not read either
+
+    out = tmp_path / "out.glb"
+    run = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(urdf), str(out), "--to", "khr"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert len(run.stderr.strip().splitlines()) == 1 and "leads outside" in run.stderr
+    assert str(urdf) in run.stderr and "Traceback" not in run.stderr
+    assert not out.exists()
+
+
+def test_cli_converts_a_urdf_with_its_report(tmp_path: Path) -> None:
+    import json
+
+    out, report = tmp_path / "kuka.gltf", tmp_path / "losses.json"
+    run = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(pybullet_urdf("kuka_iiwa/model.urdf")),
+                          str(out), "--to", "omi", "--report", str(report)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    losses = json.loads(report.read_text())["losses"]
+    assert sorted({loss["code"] for loss in losses}) == ["JOINT-2", "JOINT-3", "URDF-1"]
+    scene = gp.read_scene(gp.load(out))
+    assert "OMI_physics_joint" in scene.generations and len(scene.joints) == 8
+    bad = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(pybullet_urdf("r2d2.urdf")),
+                          str(tmp_path / "r.glb")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--to khr or --to omi" in bad.stderr
