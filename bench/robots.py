@@ -62,10 +62,11 @@ def mujoco_reference(model: object, qpos: np.ndarray, duration: float,
 
 
 def gltf_run(scene: gp.PhysicsScene, names: list[str], duration: float, every: float, engine: str,
-             substeps: int = 4) -> np.ndarray:
+             substeps: int = 4, gravity_z_up: tuple[float, float, float] | None = None) -> np.ndarray:
     """World centres of mass (T, B, 3) in the source's Z-up frame of the bodies ``names`` (NaN where none)."""
     rate = 1.0 / every
-    world = gp.World(scene, rate=rate, substeps=substeps, engine=engine)
+    gravity = None if gravity_z_up is None else tuple(float(v) for v in Y_TO_Z_WORLD.T @ np.asarray(gravity_z_up))
+    world = gp.World(scene, rate=rate, substeps=substeps, engine=engine, gravity=gravity)  # type: ignore[arg-type]
     nodes = scene.document.json["nodes"]  # type: ignore[union-attr]
     by_name = {nodes[b.node].get("name"): b.node for b in scene.bodies}
     com = {b.node: np.asarray(b.motion.center_of_mass or (0.0, 0.0, 0.0)) for b in scene.bodies}
@@ -127,3 +128,29 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+URDF_GRAVITY = (3.0, 2.0, -9.81)  # tilted: an arm at its zero pose stands upright, balanced, under plain gravity
+
+
+def urdf_behaviour(relative: str, duration: float, every: float = 0.01) -> dict[str, float]:
+    """The URDF loaded by MuJoCo (root fixed, as both read it) against the converted glTF on both engines, under
+    a tilted gravity (the same on both sides)."""
+    import mujoco
+    import pybullet_data
+
+    path = Path(pybullet_data.getDataPath()) / relative
+    model = mujoco.MjModel.from_xml_path(str(path))
+    model.opt.timestep = every / 4
+    model.opt.gravity[:] = URDF_GRAVITY
+    names, ref, every = mujoco_reference(model, model.qpos0.copy(), duration, every)
+    scene = gp.read_scene(gp.import_to_gltf(path, "khr")[0])
+    row: dict[str, float] = {}
+    for engine in ("rapier", "mujoco"):
+        got = gltf_run(scene, names, duration, every, engine, gravity_z_up=URDF_GRAVITY)
+        diff = np.linalg.norm(got - ref, axis=2)
+        diff = diff[:, ~np.isnan(diff).any(axis=0)]
+        row[f"{engine}_max"] = float(diff.max())
+        row[f"{engine}_max_0.5"] = float(diff[: round(0.5 / every) + 1].max())
+        row["moved"] = float(np.linalg.norm(ref[-1] - ref[0], axis=1)[1:].max())
+    return row

@@ -216,7 +216,12 @@ def _actuator(model: Any, a: int, ctrl: float, gains: dict[int, Gains], note: An
     else:
         note("MJCF-IN-4", pointer, "general actuator (gain/bias not of a position, velocity or motor "
              "actuator): written as an idle drive with its force limit")
-    g.max_force = min(g.max_force, _force_limit(model, a, gear, float(gain[0]), kind, note, pointer))
+    limit = _force_limit(model, a, gear, float(gain[0]), kind, note, pointer)
+    passive = model.dof_damping[model.jnt_dofadr[j]] > 0 or model.jnt_stiffness[j] > 0
+    if passive and math.isfinite(limit):
+        note("MJCF-IN-4", pointer, "the joint's own spring/damping and this force-limited actuator make one glTF "
+             f"drive: its limit {limit:g} now caps them too")
+    g.max_force = min(g.max_force, limit)
 
 
 def _kind(model: Any, a: int, gain: np.ndarray, bias: np.ndarray) -> str:
