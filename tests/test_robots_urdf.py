@@ -263,3 +263,46 @@ def test_cli_converts_a_urdf_with_its_report(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(pybullet_urdf("r2d2.urdf")),
                           str(tmp_path / "r.glb")], capture_output=True, text=True)
     assert bad.returncode == 2 and "--to khr or --to omi" in bad.stderr
+
+
+def test_arm_swings_as_mujoco_runs_the_same_urdf() -> None:
+    """KUKA iiwa, root fixed, under a tilted gravity (at its zero pose it stands balanced), 0.5 s: every link's
+    centre of mass within 1 cm of MuJoCo running the URDF itself, on Rapier and on MuJoCo."""
+    mujoco = need("mujoco")
+    from gltf_physics.formats.robot_scene import Z_UP_TO_Y_UP
+    from gltf_physics.gltf.transforms import quat_to_matrix
+
+    path = pybullet_urdf("kuka_iiwa/model.urdf")
+    gravity = np.array([3.0, 2.0, -9.81])
+    spec = mujoco.MjSpec.from_file(str(path))
+    spec.compiler.fusestatic = False  # every link a body, as in the glTF
+    # MuJoCo lets the root's child touch the root (filterparent stops at bodies welded to the world); glTF keeps
+    # jointed pairs apart (JOINT-9): the same exclusion on both sides
+    spec.add_exclude(bodyname1="lbr_iiwa_link_0", bodyname2="lbr_iiwa_link_1")
+    model = spec.compile()
+    model.opt.timestep = 0.0025
+    model.opt.gravity[:] = gravity
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    ref = [data.xipos[2:].copy()]
+    for _ in range(50):
+        for _ in range(4):
+            mujoco.mj_step(model, data)
+        ref.append(data.xipos[2:].copy())
+    scene = gp.read_scene(gp.import_to_gltf(path, "khr")[0])
+    turn = quat_to_matrix(Z_UP_TO_Y_UP)
+    nodes = scene.document.json["nodes"]  # type: ignore[union-attr]
+    bodies = {nodes[b.node]["name"]: b for b in scene.bodies}
+    order = [bodies[model.body(i).name] for i in range(2, model.nbody)]
+    assert float(np.linalg.norm(ref[-1] - ref[0], axis=1).max()) > 0.2  # the arm swings
+    for engine in ("rapier", "mujoco"):
+        world = gp.World(scene, rate=100, substeps=4, engine=engine, gravity=tuple(turn @ gravity))
+        worst = 0.0
+        for k in range(51):
+            if k:
+                world.step()
+            for b, want in zip(order, ref[k], strict=True):
+                t, q = world.pose(b.node)
+                com = turn.T @ (t + quat_to_matrix(q) @ np.asarray(b.motion.center_of_mass))
+                worst = max(worst, float(np.linalg.norm(com - want)))
+        assert worst < 0.01, engine
