@@ -83,6 +83,11 @@ def primitive_parts(kind: str, size: tuple[float, ...], rgba: tuple[float, float
     (radius), cylinder and capsule (radius, height: total for a cylinder, between cap centres for a capsule),
     ellipsoid (three radii)."""
     trimesh = trimesh_module()
+    with np.errstate(all="ignore"):  # trimesh divides by a zero length for degenerate sizes: those draw nothing
+        return _primitive(trimesh, kind, size, rgba)
+
+
+def _primitive(trimesh: Any, kind: str, size: tuple[float, ...], rgba: tuple[float, float, float, float]) -> VisualPart:
     if kind == "box":
         mesh = trimesh.creation.box(extents=size)
     elif kind == "sphere":

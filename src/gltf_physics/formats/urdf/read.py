@@ -196,7 +196,7 @@ class _Reader:
 
     def _mesh_parts(self, link: str, mesh: Any, pointer: str) -> list[VisualPart]:
         path = self.files[(link, mesh.filename)]
-        scale = None if mesh.scale is None else tuple(float(s) for s in np.broadcast_to(mesh.scale, (3,)))
+        scale = _scale(mesh.scale, pointer)
         key = (path, scale)
         if key not in self.mesh_cache:
             self.mesh_cache[key] = load_parts(path, None if scale is None else np.asarray(scale), pointer)
@@ -208,9 +208,7 @@ class _Reader:
         origin = _origin(collision.origin)
         if geometry.mesh is not None:
             path = self.files[(link, geometry.mesh.filename)]
-            scale = None if geometry.mesh.scale is None else tuple(
-                float(s) for s in np.broadcast_to(geometry.mesh.scale, (3,)))
-            key = (path, scale)
+            key = (path, _scale(geometry.mesh.scale, pointer))
             if key not in self.hull_of:  # one physics-only mesh per file and scale, shared by its colliders
                 vertices, faces = merged(self._mesh_parts(link, geometry.mesh, pointer))
                 self.hull_of[key] = self.b.add_mesh(f"{path.stem}_collision", [VisualPart(vertices, faces)],
@@ -288,6 +286,17 @@ class _Reader:
                         "(the joint's drive keeps its effort limit)")
         if self.robot.gazebo:
             self.b.note("URDF-8", "/robot/gazebo", "gazebo extensions: not read")
+
+
+def _scale(value: Any, pointer: str) -> tuple[float, ...] | None:
+    """A mesh's ``scale`` as three factors (one number scales all three)."""
+    if value is None:
+        return None
+    flat = np.asarray(value, dtype=float).reshape(-1)
+    if flat.size not in (1, 3) or not np.isfinite(flat).all():
+        raise GltfError(f"mesh scale {' '.join(f'{v:g}' for v in flat)}: expected one or three finite numbers",
+                        pointer=f"{pointer}/geometry/mesh/@scale")
+    return tuple(float(v) for v in np.broadcast_to(flat, (3,)))
 
 
 def _depth(link: str, joint_of: dict[str, Any]) -> int:
