@@ -95,3 +95,15 @@ def node_names(doc_json: dict) -> dict[str, int]:
     for i, node in enumerate(doc_json.get("nodes", [])):
         out.setdefault(node.get("name"), i)
     return out
+
+
+def compiled(path: Path) -> object:
+    """``mujoco.MjModel`` of an MJCF or URDF file, its compiler warnings dropped (MuJoCo would append them to a
+    MUJOCO_LOG.TXT in the working folder: the suite's walker still uses a deprecated attribute)."""
+    mujoco = need("mujoco")
+    previous = mujoco.get_mju_user_warning()
+    mujoco.set_mju_user_warning(lambda text: None)
+    try:
+        return mujoco.MjModel.from_xml_path(str(path))
+    finally:
+        mujoco.set_mju_user_warning(previous)

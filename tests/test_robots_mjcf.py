@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robot_data import close, need, node_names, suite_xml, tensor_of
+from robot_data import close, compiled, need, node_names, suite_xml, tensor_of
 
 mujoco = need("mujoco")
 
@@ -55,7 +55,7 @@ def _free_dofs(joint: object) -> int:
 @pytest.mark.parametrize("to", ["khr", "omi"])
 @pytest.mark.parametrize("name", SUITE)
 def test_counts_names_and_validity(name: str, to: str, tmp_path: Path) -> None:
-    model = mujoco.MjModel.from_xml_path(str(suite_xml(name)))
+    model = compiled(suite_xml(name))
     scene = _converted(name, to, tmp_path)
     moving = [b for b in scene.bodies if b.motion.type != "static"]  # OMI adds a static world side (JOINT-3)
     got = {"bodies": len(moving), "colliders": len(scene.colliders), "joints": len(scene.joints),
@@ -69,7 +69,7 @@ def test_counts_names_and_validity(name: str, to: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", SUITE)
 def test_masses_and_inertias_equal_mujocos(name: str, tmp_path: Path) -> None:
-    model = mujoco.MjModel.from_xml_path(str(suite_xml(name)))
+    model = compiled(suite_xml(name))
     scene = _converted(name, "khr", tmp_path)
     nodes = scene.document.json["nodes"]  # type: ignore[union-attr]
     by_name = {nodes[b.node]["name"]: b.motion for b in scene.bodies}
@@ -95,7 +95,7 @@ def _signless(pairs: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 @pytest.mark.parametrize("name", ["cheetah", "humanoid", "cartpole"])
 def test_joint_ranges_equal_mujocos(name: str, tmp_path: Path) -> None:
-    model = mujoco.MjModel.from_xml_path(str(suite_xml(name)))
+    model = compiled(suite_xml(name))
     scene = _converted(name, "khr", tmp_path)
     want = [tuple(float(v) for v in model.jnt_range[j]) for j in range(model.njnt)
             if model.jnt_limited[j] and model.jnt_type[j] in (SLIDE, HINGE)]
@@ -135,7 +135,7 @@ def _gains(model: object, original: bool) -> list[tuple[float, float, float]]:
 def test_round_trip_through_our_mjcf_writer(name: str, tmp_path: Path) -> None:
     from gltf_physics.formats.mjcf.write import to_mjcf
 
-    original = mujoco.MjModel.from_xml_path(str(suite_xml(name)))
+    original = compiled(suite_xml(name))
     back = mujoco.MjModel.from_xml_string(to_mjcf(_converted(name, "khr", tmp_path)).xml)
     names = [back.body(i).name for i in range(back.nbody)]
     for i in range(1, original.nbody):
@@ -258,7 +258,7 @@ def test_a_file_mujoco_cannot_compile_is_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.xml"
     bad.write_text("<mujoco><worldbody><body><joint type='hinge'/></body></worldbody></mujoco>")
     run = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(bad), str(tmp_path / "o.glb"), "--to",
-                          "khr"], capture_output=True, text=True)
+                          "khr"], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
     assert run.stderr.startswith(f"{bad}: MuJoCo cannot compile it") and not (tmp_path / "o.glb").exists()
 
@@ -281,7 +281,7 @@ def _com_paths(name: str, duration: float, every: float, substeps: int = 4,
     from gltf_physics.formats.robot_scene import Z_UP_TO_Y_UP
     from gltf_physics.gltf.transforms import quat_to_matrix
 
-    model = mujoco.MjModel.from_xml_path(str(suite_xml(name)))
+    model = compiled(suite_xml(name))
     qpos = _tilted(model, 0.3)
     imported = read_model(model, name, qpos=qpos)
     scene = gp.read_scene(write_scene(imported, imported.document, "khr")[0])
@@ -337,3 +337,16 @@ def test_chains_agree_with_mujoco_on_the_original() -> None:
     acro = _com_paths("acrobot", 2.0, 0.01)
     assert _max_error(acro, "rapier", 51) < 0.002 and _max_error(acro, "mujoco", 51) < 0.002
     assert _max_error(acro, "rapier") < 0.05 and _max_error(acro, "mujoco") < 0.05
+
+
+def test_compiler_warnings_go_to_the_loss_report_not_a_log_file(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "old.xml"
+    path.write_text('<mujoco><compiler settotalmass="2"/><worldbody><body name="b"><freejoint/>'
+                    '<geom size=".1"/></body></worldbody></mujoco>')
+    monkeypatch.chdir(tmp_path)
+    scene = gp.from_mjcf(path)
+    warned = [n.message for n in scene.notes if n.message.startswith("MuJoCo's compiler warned")]
+    assert len(warned) == 1 and "settotalmass" in warned[0]
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
+    assert scene.bodies[0].motion.mass == pytest.approx(2.0)  # what MuJoCo compiled

@@ -13,7 +13,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robot_data import close, need, node_names, pybullet_urdf, rpy_matrix, tensor_of, urdf_inertia, urdf_tree
+from robot_data import (
+    close,
+    compiled,
+    need,
+    node_names,
+    pybullet_urdf,
+    rpy_matrix,
+    tensor_of,
+    urdf_inertia,
+    urdf_tree,
+)
 
 need("yourdfpy")
 need("trimesh")
@@ -99,9 +109,9 @@ def test_mass_and_inertia_equal_the_urdf(relative: str, tmp_path: Path) -> None:
 def test_mass_and_inertia_equal_mujocos_compile_of_the_urdf(tmp_path: Path) -> None:
     """MuJoCo reads the same URDF (fixing its root into the world): masses, centres of mass and inertia tensors
     of every moving link agree within 1e-6 relative."""
-    mujoco = need("mujoco")
+    need("mujoco")
     path = pybullet_urdf("kuka_iiwa/model.urdf")
-    model = mujoco.MjModel.from_xml_path(str(path))
+    model = compiled(path)
     scene, _ = _converted("kuka_iiwa/model.urdf", "khr", tmp_path)
     names = {scene.document.json["nodes"][b.node]["name"]: b for b in scene.bodies}  # type: ignore[union-attr]
     for i in range(1, model.nbody):
@@ -242,7 +252,7 @@ def test_paths_outside_the_roots_are_refused_before_any_mesh_is_read(mesh: str, 
 
     out = tmp_path / "out.glb"
     run = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(urdf), str(out), "--to", "khr"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 2
     assert len(run.stderr.strip().splitlines()) == 1 and "leads outside" in run.stderr
     assert str(urdf) in run.stderr and "Traceback" not in run.stderr
@@ -254,14 +264,15 @@ def test_cli_converts_a_urdf_with_its_report(tmp_path: Path) -> None:
 
     out, report = tmp_path / "kuka.gltf", tmp_path / "losses.json"
     run = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(pybullet_urdf("kuka_iiwa/model.urdf")),
-                          str(out), "--to", "omi", "--report", str(report)], capture_output=True, text=True)
+                          str(out), "--to", "omi", "--report", str(report)], capture_output=True, text=True,
+                         cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     losses = json.loads(report.read_text())["losses"]
     assert sorted({loss["code"] for loss in losses}) == ["JOINT-2", "JOINT-3", "URDF-1"]
     scene = gp.read_scene(gp.load(out))
     assert "OMI_physics_joint" in scene.generations and len(scene.joints) == 8
     bad = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(pybullet_urdf("r2d2.urdf")),
-                          str(tmp_path / "r.glb")], capture_output=True, text=True)
+                          str(tmp_path / "r.glb")], capture_output=True, text=True, cwd=tmp_path)
     assert bad.returncode == 2 and "--to khr or --to omi" in bad.stderr
 
 

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ...gltf.errors import GltfError
-from ...model import PhysicsScene
+from ...model import PhysicsScene, ReadNote
 
 INSTALL = "pip install 'gltf-physics[mujoco]'"
 
@@ -61,26 +61,35 @@ def from_mjcf(path: str | Path, *, keyframe: int | str | None = None) -> Physics
     src = Path(path)
     if not src.is_file():
         raise GltfError("cannot read: no such file", file=str(src))
-    model = _compile(src)
+    model, warnings = _compile(src)
     from .read_model import read_model
 
     key = _keyframe(model, keyframe, src)
     try:
-        return read_model(model, src.name, key)
+        scene = read_model(model, src.name, key)
     except GltfError as exc:
         raise exc.with_file(str(src)) from None
+    scene.notes.extend(ReadNote("MJCF-IN-9", "/mujoco", f"MuJoCo's compiler warned: {w}") for w in warnings)
+    return scene
 
 
-def _compile(src: Path) -> Any:
+def _compile(src: Path) -> tuple[Any, list[str]]:
+    """The compiled model and the compiler's warnings (kept for the loss report, not printed by MuJoCo nor
+    appended to a MUJOCO_LOG.TXT in the working folder)."""
     try:
         import mujoco
     except ImportError as exc:
         raise GltfError(f"reading MJCF needs mujoco: {INSTALL}", file=str(src)) from exc
+    warnings: list[str] = []
+    previous = mujoco.get_mju_user_warning()
+    mujoco.set_mju_user_warning(lambda text: warnings.append(" ".join(str(text).split())))
     try:
-        return mujoco.MjModel.from_xml_path(str(src))
+        return mujoco.MjModel.from_xml_path(str(src)), warnings
     except ValueError as exc:  # MuJoCo's compiler error: "XML Error: …" / "Error: …" with its line
         text = " ".join(str(exc).split())
         raise GltfError(f"MuJoCo cannot compile it: {text}", file=str(src)) from None
+    finally:
+        mujoco.set_mju_user_warning(previous)
 
 
 def _keyframe(model: Any, keyframe: int | str | None, src: Path) -> int | None:
