@@ -31,7 +31,7 @@ need("trimesh")
 import gltf_physics as gp  # noqa: E402
 from gltf_physics.gltf.errors import GltfError  # noqa: E402
 
-ROBOTS = ["kuka_iiwa/model.urdf", "r2d2.urdf", "quadruped/minitaur.urdf"]
+ROBOTS = ["kuka_iiwa/model.urdf", "r2d2.urdf", "quadruped/minitaur.urdf", "franka_panda/panda.urdf"]
 
 
 def _converted(relative: str, to: str, tmp_path: Path, **options: object) -> tuple[gp.PhysicsScene, list[dict]]:
@@ -87,7 +87,7 @@ def test_counts_names_and_validity(relative: str, to: str, tmp_path: Path) -> No
     assert [m.code for m in report.messages if m.severity == "error"] == []
 
 
-@pytest.mark.parametrize("relative", [*ROBOTS, "franka_panda/panda.urdf"])
+@pytest.mark.parametrize("relative", ROBOTS)
 def test_mass_and_inertia_equal_the_urdf(relative: str, tmp_path: Path) -> None:
     scene, _ = _converted(relative, "khr", tmp_path)
     names = {scene.document.json["nodes"][b.node]["name"]: b for b in scene.bodies}  # type: ignore[union-attr]
@@ -317,3 +317,12 @@ def test_arm_swings_as_mujoco_runs_the_same_urdf() -> None:
                 com = turn.T @ (t + quat_to_matrix(q) @ np.asarray(b.motion.center_of_mass))
                 worst = max(worst, float(np.linalg.norm(com - want)))
         assert worst < 0.01, engine
+
+
+def test_mesh_colliders_as_triangles(tmp_path: Path) -> None:
+    scene, _ = _converted("r2d2.urdf", "khr", tmp_path, mesh_colliders="triangles")
+    kinds = {type(c.shape).__name__ + ("-convex" if getattr(c.shape, "convex", False) else "")
+             for c in scene.colliders}
+    assert "MeshShape" in kinds and "MeshShape-convex" not in kinds  # r2d2's gripper meshes, as they are
+    report = gp.validate(gp.load(tmp_path / "r2d2.khr.glb"))
+    assert [m.code for m in report.messages if m.severity == "error"] == []

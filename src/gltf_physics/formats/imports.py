@@ -23,12 +23,13 @@ def import_suffixes() -> tuple[str, ...]:
     return tuple(IMPORTERS)
 
 
-def import_scene(path: str | Path, *, floating_base: bool = False,
-                 package_dirs: Sequence[str | Path] = ()) -> PhysicsScene:
+def import_scene(path: str | Path, *, floating_base: bool = False, package_dirs: Sequence[str | Path] = (),
+                 mesh_colliders: str = "convex", keyframe: int | str | None = None) -> PhysicsScene:
     """The physics of a robot file — URDF (``.urdf``) or MuJoCo MJCF (``.xml``, ``.mjcf``) — as a model;
     ``scene.document`` holds its nodes, named as in the source, and meshes; ``scene.notes`` its losses.
 
-    ``floating_base`` and ``package_dirs`` apply to URDF (see :func:`gltf_physics.from_urdf`).
+    ``floating_base``, ``package_dirs`` and ``mesh_colliders`` apply to URDF (see :func:`gltf_physics.from_urdf`),
+    ``keyframe`` to MJCF (see :func:`gltf_physics.from_mjcf`).
 
     Example:
         >>> scene = gp.import_scene("cartpole.xml")
@@ -44,8 +45,9 @@ def import_scene(path: str | Path, *, floating_base: bool = False,
     module, name = entry
     reader: Any = getattr(importlib.import_module(f".{module}", __package__), name)
     if name == "from_urdf":
-        return reader(src, floating_base=floating_base, package_dirs=package_dirs)  # type: ignore[no-any-return]
-    return reader(src)  # type: ignore[no-any-return]
+        return reader(src, floating_base=floating_base, package_dirs=package_dirs,  # type: ignore[no-any-return]
+                      mesh_colliders=mesh_colliders)
+    return reader(src, keyframe=keyframe)  # type: ignore[no-any-return]
 
 
 def import_to_gltf(path: str | Path, to: str, **options: Any) -> tuple[Document, list[dict[str, str]]]:

@@ -16,15 +16,16 @@ from ...model import PhysicsScene
 INSTALL = "pip install 'gltf-physics[robots]'"
 
 
-def from_urdf(path: str | Path, *, floating_base: bool = False,
-              package_dirs: Sequence[str | Path] = ()) -> PhysicsScene:
+def from_urdf(path: str | Path, *, floating_base: bool = False, package_dirs: Sequence[str | Path] = (),
+              mesh_colliders: str = "convex") -> PhysicsScene:
     """The physics of a URDF robot as a model; ``scene.document`` holds its nodes (one per link, named as in
     the URDF) and meshes. Losses (what glTF physics cannot hold) are in ``scene.notes``.
 
     ``floating_base``: the root link falls free instead of being fixed to the world (the default, as for an
     arm). ``package_dirs``: folders that hold ``package://`` packages (a folder named as the package, or one
-    holding it). Raises :class:`GltfError` naming the file when it cannot be read or names a mesh outside
-    its folders.
+    holding it). ``mesh_colliders``: ``convex`` (default: the hull, as PyBullet and MuJoCo collide a moving
+    link's mesh) or ``triangles`` (the mesh as it is). Raises :class:`GltfError` naming the file when it cannot
+    be read or names a mesh outside its folders.
 
     Example:
         >>> scene = gp.from_urdf("kuka_iiwa/model.urdf")
@@ -38,7 +39,8 @@ def from_urdf(path: str | Path, *, floating_base: bool = False,
         raise GltfError("cannot read: no such file", file=str(src))
     robot = _parse(src)
     try:
-        return read_urdf(src, robot, floating_base=floating_base, package_dirs=tuple(package_dirs))
+        return read_urdf(src, robot, floating_base=floating_base, package_dirs=tuple(package_dirs),
+                         mesh_colliders=mesh_colliders)
     except GltfError as exc:
         raise exc.with_file(str(src)) from None
 

@@ -3,7 +3,8 @@
 - Every link is a node named as in the URDF, placed at its pose with every joint at 0, under one root node
   that turns the Z-up robot Y-up. Visuals hang under it as mesh nodes (colours from the URDF material, else
   from the mesh file); collisions as collider nodes: box, sphere and cylinder as implicit shapes, meshes as
-  convex colliders on physics-only meshes (the hull is what PyBullet and MuJoCo collide for a moving link).
+  convex colliders on physics-only meshes (the hull is what PyBullet and MuJoCo collide for a moving link), or
+  triangle-mesh colliders with ``mesh_colliders="triangles"``.
 - ``<inertial>``: mass, centre of mass and the inertia tensor diagonalised (principal moments and the
   orientation of their axes in the link frame). A link without ``<inertial>`` gets its mass computed from
   its colliders by the runtime (a note says so).
@@ -52,15 +53,19 @@ from .paths import MeshPaths
 _MOVING = ("revolute", "continuous", "prismatic", "planar")
 
 
-def read_urdf(path: Path, robot: Any, *, floating_base: bool = False,
-              package_dirs: tuple[str | Path, ...] = ()) -> PhysicsScene:
-    """The model of a parsed URDF ``robot`` read from ``path`` (see the module docstring)."""
-    return _Reader(path, robot, floating_base, package_dirs).run()
+def read_urdf(path: Path, robot: Any, *, floating_base: bool = False, package_dirs: tuple[str | Path, ...] = (),
+              mesh_colliders: str = "convex") -> PhysicsScene:
+    """The model of a parsed URDF ``robot`` read from ``path`` (see the module docstring); ``mesh_colliders``
+    ``convex`` (the hull) or ``triangles`` (the mesh as it is)."""
+    if mesh_colliders not in ("convex", "triangles"):
+        raise ValueError(f"mesh_colliders must be 'convex' or 'triangles', not {mesh_colliders!r}")
+    return _Reader(path, robot, floating_base, package_dirs, mesh_colliders == "convex").run()
 
 
 class _Reader:
-    def __init__(self, path: Path, robot: Any, floating_base: bool, package_dirs: tuple[str | Path, ...]) -> None:
-        self.path, self.robot, self.floating_base = path, robot, floating_base
+    def __init__(self, path: Path, robot: Any, floating_base: bool, package_dirs: tuple[str | Path, ...],
+                 convex: bool) -> None:
+        self.path, self.robot, self.floating_base, self.convex = path, robot, floating_base, convex
         self.paths = MeshPaths(path, package_dirs)
         self.b = RobotBuilder(source=path.name, generator="gltf-physics (from URDF)")
         self.colours = {m.name: m.color.rgba for m in robot.materials if m.color is not None}
@@ -218,7 +223,7 @@ class _Reader:
                 self.b.note("URDF-5", pointer, "collision mesh without triangles: skipped")
                 return
             holder = self.b.add_node_matrix(name, node, origin)
-            self.b.collider(holder, MeshShape(convex=True, mesh=mesh), body, pointer=pointer)
+            self.b.collider(holder, MeshShape(convex=self.convex, mesh=mesh), body, pointer=pointer)
             return
         kind, size, turn = _primitive(geometry)
         holder = self.b.add_node_matrix(name, node, origin @ turn)
