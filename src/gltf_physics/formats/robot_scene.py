@@ -123,6 +123,7 @@ class RobotBuilder:
 
     source: str
     generator: str
+    mesh_code: str = "MESH"  # the loss code for mesh data that cannot be kept (non-finite vertices)
     scene: PhysicsScene = field(default_factory=PhysicsScene)
     nodes: list[dict[str, Any]] = field(default_factory=list)
     meshes: list[dict[str, Any]] = field(default_factory=list)
@@ -165,13 +166,20 @@ class RobotBuilder:
         return self.add_node(name, parent, t, q)
 
     # -- meshes ---------------------------------------------------------------------------------------
-    def add_mesh(self, name: str, parts: Sequence[VisualPart], *, with_material: bool = True) -> int | None:
+    def add_mesh(self, name: str, parts: Sequence[VisualPart], *, with_material: bool = True,
+                 pointer: str = "") -> int | None:
         """A glTF mesh of one primitive per part (``None`` when no part has a triangle); a mesh added
         ``with_material=False`` is a physics-only mesh (a collider's geometry, drawn by no node)."""
         prims = []
         for part in parts:
             v = np.ascontiguousarray(part.vertices, dtype="<f4").reshape(-1, 3)
             f = np.ascontiguousarray(part.faces, dtype="<u4").reshape(-1, 3)
+            bad = ~np.isfinite(v).all(axis=1)
+            if bad.any():  # a mesh file with NaN vertices (they exist): drop their faces, keep the rest valid
+                f = f[~bad[f.astype(np.int64)].any(axis=1)]
+                v = np.where(bad[:, None], np.float32(0.0), v)
+                self.note(self.mesh_code, pointer or name, f"{int(bad.sum())} mesh vertices that are not finite "
+                          "numbers: their triangles dropped")
             if len(v) == 0 or len(f) == 0:
                 continue
             prim: dict[str, Any] = {"attributes": {"POSITION": self._accessor(v, 34962, "VEC3", bounds=True)},

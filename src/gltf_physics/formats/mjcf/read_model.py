@@ -30,7 +30,7 @@ class _Reader:
 
         self.m = model
         self.names = body_names(model)
-        self.b = RobotBuilder(source=source, generator="gltf-physics (from MuJoCo MJCF)")
+        self.b = RobotBuilder(source=source, generator="gltf-physics (from MuJoCo MJCF)", mesh_code="MJCF-IN-1")
         data = mujoco.MjData(model)
         if qpos is not None:
             data.qpos[:] = qpos
@@ -83,9 +83,13 @@ class _Reader:
             return
         self.owner[i] = i
         self.node[i] = node = self.b.add_node_matrix(name, self.b.root, self.world[i])
-        self.b.body(node, mass=float(m.body_mass[i]), com=m.body_ipos[i], inertia=m.body_inertia[i],
-                    orientation=xyzw(m.body_iquat[i]), kinematic=int(m.body_mocapid[i]) >= 0,
-                    pointer=pointer)
+        inertia, orientation = m.body_inertia[i], xyzw(m.body_iquat[i])
+        if not all(v > 0 for v in inertia):  # a point mass: 0 would read as infinite in glTF (KRB-11)
+            self.b.note("MJCF-IN-1", pointer, "a zero principal moment of inertia: the runtime computes the inertia "
+                        "from the colliders, scaled to the mass")
+            inertia, orientation = None, (0.0, 0.0, 0.0, 1.0)
+        self.b.body(node, mass=float(m.body_mass[i]), com=m.body_ipos[i], inertia=inertia, orientation=orientation,
+                    kinematic=int(m.body_mocapid[i]) >= 0, pointer=pointer)
 
     # -- joints ---------------------------------------------------------------------------------------
     def _joint(self, i: int) -> None:

@@ -20,7 +20,7 @@
 Loss codes (the loss report): ``URDF-1`` joint velocity limit, ``URDF-2`` joint friction, ``URDF-3`` mimic
 joint, ``URDF-4`` transmission, ``URDF-5`` no ``<inertial>``, ``URDF-6`` safety controller / calibration,
 ``URDF-7`` texture, ``URDF-8`` gazebo extension, ``URDF-9`` massless link on a fixed joint merged into its
-parent's body.
+parent's body, ``URDF-10`` mesh vertices that are not finite numbers (their triangles dropped).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class _Reader:
                  convex: bool) -> None:
         self.path, self.robot, self.floating_base, self.convex = path, robot, floating_base, convex
         self.paths = MeshPaths(path, package_dirs)
-        self.b = RobotBuilder(source=path.name, generator="gltf-physics (from URDF)")
+        self.b = RobotBuilder(source=path.name, generator="gltf-physics (from URDF)", mesh_code="URDF-10")
         self.colours = {m.name: m.color.rgba for m in robot.materials if m.color is not None}
         self.node_of: dict[str, int] = {}
         self.files: dict[tuple[str, str], Path] = {}  # (link, mesh file name) → resolved path
@@ -129,6 +129,7 @@ class _Reader:
         flange or a tool point), which is part of its parent's body — as MuJoCo and PyBullet treat it —
         rather than a body of mass 0 (which glTF reads as infinite)."""
         joint_of = {j.child: j for j in self.robot.joints}
+        self.joint_child = {j.child for j in self.robot.joints if j.type != "floating"}
         for name in sorted(poses, key=lambda n: _depth(n, joint_of)):
             if world_link and name == root:
                 continue
@@ -151,7 +152,7 @@ class _Reader:
         node = self.b.add_node(link.name, parent, t, q)
         self.node_of[link.name] = node
         if body:
-            self._inertial(link, node, pointer)
+            self._inertial(link, node, pointer, root=link.name not in self.joint_child)
         node = self.node_of[self.body_link[link.name]] if not body else node
         own = self.node_of[link.name]
         for i, visual in enumerate(link.visuals):
@@ -159,7 +160,7 @@ class _Reader:
         for i, collision in enumerate(link.collisions):
             self._collision(link.name, i, collision, own, node, f"{pointer}/collision[{i}]")
 
-    def _inertial(self, link: Any, node: int, pointer: str) -> None:
+    def _inertial(self, link: Any, node: int, pointer: str, root: bool) -> None:
         inertial = link.inertial
         if inertial is None or inertial.mass is None:
             self.b.note("URDF-5", pointer, "no <inertial>: the runtime computes this link's mass and inertia "
@@ -170,7 +171,18 @@ class _Reader:
         tensor = np.asarray(inertial.inertia if inertial.inertia is not None else np.zeros((3, 3)), dtype=float)
         world = origin[:3, :3] @ tensor @ origin[:3, :3].T  # the tensor about the CoM, in link axes
         diagonal, orientation = principal_axes(world)
-        self.b.body(node, mass=float(inertial.mass), com=origin[:3, 3], inertia=diagonal, orientation=orientation,
+        mass: float | None = float(inertial.mass)
+        if mass == 0.0 and not root:  # glTF reads mass 0 as infinite: right for a fixed base, not for a limb
+            self.b.note("URDF-5", f"{pointer}/inertial", "mass 0 on a moving link: the runtime computes its mass "
+                        "from its colliders (glTF reads 0 as infinite)")
+            mass = None
+        inertia: tuple[float, ...] | None = diagonal
+        if mass is None or not all(v > 0 for v in diagonal):  # a 0 moment reads as infinite in glTF (KRB-11)
+            if mass is not None:
+                self.b.note("URDF-5", f"{pointer}/inertial/inertia", "inertia with a zero (or negative) principal "
+                            "moment: the runtime computes the inertia from the colliders, scaled to this mass")
+            inertia, orientation = None, (0.0, 0.0, 0.0, 1.0)
+        self.b.body(node, mass=mass, com=origin[:3, 3], inertia=inertia, orientation=orientation,
                     pointer=f"{pointer}/inertial")
 
     def _visual(self, link: str, i: int, visual: Any, node: int, pointer: str) -> None:
@@ -182,12 +194,12 @@ class _Reader:
             parts = self._mesh_parts(link, geometry.mesh, pointer)
             if rgba is not None:
                 parts = [VisualPart(p.vertices, p.faces, rgba) for p in parts]
-            mesh = self.b.add_mesh(name, parts)
+            mesh = self.b.add_mesh(name, parts, pointer=pointer)
             holder = self.b.add_node_matrix(name, node, origin)
         else:
             kind, size, turn = _primitive(geometry)
             holder = self.b.add_node_matrix(name, node, origin @ turn)
-            mesh = self.b.add_mesh(name, [primitive_parts(kind, size, rgba or (0.8, 0.8, 0.8, 1.0))])
+            mesh = self.b.add_mesh(name, [primitive_parts(kind, size, rgba or (0.8, 0.8, 0.8, 1.0))], pointer=pointer)
         if mesh is not None:
             self.b.nodes[holder]["mesh"] = mesh
 
@@ -217,7 +229,7 @@ class _Reader:
             if key not in self.hull_of:  # one physics-only mesh per file and scale, shared by its colliders
                 vertices, faces = merged(self._mesh_parts(link, geometry.mesh, pointer))
                 self.hull_of[key] = self.b.add_mesh(f"{path.stem}_collision", [VisualPart(vertices, faces)],
-                                                    with_material=False)
+                                                    with_material=False, pointer=pointer)
             mesh = self.hull_of[key]
             if mesh is None:
                 self.b.note("URDF-5", pointer, "collision mesh without triangles: skipped")
