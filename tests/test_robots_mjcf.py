@@ -374,3 +374,26 @@ def test_position_servos_hold_their_keyframe_targets_as_in_mujoco() -> None:
     for engine in ("rapier", "mujoco"):
         assert _max_error(pendulum, engine) < 0.01, engine
         assert _max_error(acrobot, engine, 101) < 0.01, engine
+
+
+@pytest.mark.parametrize("name", ["humanoid", "cheetah"])
+def test_every_geom_sits_where_mujoco_puts_it(name: str) -> None:
+    """World pose of each geom's node (turned back to Z-up) equals MuJoCo's geom_xpos / geom_xmat at qpos0; round
+    shapes and planes carry a +90° turn about X (glTF's +Y is MuJoCo's +Z)."""
+    from gltf_physics.formats.robot_scene import Y_TO_Z, Z_UP_TO_Y_UP
+    from gltf_physics.gltf.transforms import quat_to_matrix, world_matrices
+
+    model = compiled(suite_xml(name))
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    scene = gp.from_mjcf(suite_xml(name))
+    world = world_matrices(scene.document.json)  # type: ignore[union-attr]
+    names = node_names(scene.document.json)  # type: ignore[union-attr]
+    back = quat_to_matrix(Z_UP_TO_Y_UP).T
+    bodies = {model.body(i).name for i in range(model.nbody)}
+    for g in range(model.ngeom):
+        geom = model.geom(g).name
+        node = world[names[geom + "_geom" if geom in bodies else geom]]  # cheetah's torso geom is named torso too
+        local = quat_to_matrix(Y_TO_Z) if model.geom_type[g] in (0, 3, 5) else np.eye(3)  # plane, capsule, cylinder
+        assert np.allclose(back @ node[:3, 3], data.geom_xpos[g], rtol=0, atol=1e-12)
+        assert np.allclose(back @ node[:3, :3], data.geom_xmat[g].reshape(3, 3) @ local, rtol=0, atol=1e-12)

@@ -124,6 +124,9 @@ class RobotBuilder:
     source: str
     generator: str
     mesh_code: str = "MESH"  # the loss code for mesh data that cannot be kept (non-finite vertices)
+    # The source's link/body names: a joint, geom or visual of the same name gets a suffix, so that looking a
+    # body up by name finds the body (MJCF and URDF name each kind apart; cheetah's joints share their bodies').
+    reserved: set[str] = field(default_factory=set)
     scene: PhysicsScene = field(default_factory=PhysicsScene)
     nodes: list[dict[str, Any]] = field(default_factory=list)
     meshes: list[dict[str, Any]] = field(default_factory=list)
@@ -147,9 +150,10 @@ class RobotBuilder:
 
     # -- nodes ----------------------------------------------------------------------------------------
     def add_node(self, name: str, parent: int | None, translation: Sequence[float] = (0.0, 0.0, 0.0),
-                 rotation: Sequence[float] = (0.0, 0.0, 0.0, 1.0)) -> int:
-        """A new node under ``parent`` (``None``: a scene root) with a rigid local pose; returns its index."""
-        node: dict[str, Any] = {"name": name}
+                 rotation: Sequence[float] = (0.0, 0.0, 0.0, 1.0), suffix: str = "") -> int:
+        """A new node under ``parent`` (``None``: a scene root) with a rigid local pose; returns its index.
+        ``suffix`` is appended when ``name`` is one of the :attr:`reserved` body names."""
+        node: dict[str, Any] = {"name": name + suffix if suffix and name in self.reserved else name}
         if any(float(v) != 0.0 for v in translation):
             node["translation"] = [float(v) for v in translation]
         if tuple(float(v) for v in rotation) != (0.0, 0.0, 0.0, 1.0):
@@ -160,10 +164,10 @@ class RobotBuilder:
             self.nodes[parent].setdefault("children", []).append(index)
         return index
 
-    def add_node_matrix(self, name: str, parent: int | None, local: np.ndarray) -> int:
+    def add_node_matrix(self, name: str, parent: int | None, local: np.ndarray, suffix: str = "") -> int:
         """:meth:`add_node` with a rigid 4×4 local transform."""
         t, q, _ = decompose(local)
-        return self.add_node(name, parent, t, q)
+        return self.add_node(name, parent, t, q, suffix)
 
     # -- meshes ---------------------------------------------------------------------------------------
     def add_mesh(self, name: str, parts: Sequence[VisualPart], *, with_material: bool = True,
@@ -265,10 +269,10 @@ class RobotBuilder:
             # under the root it would make every static collider the joint's partner, which the jointed
             # body then never touches (JOINT-9) — the floor included.
             frame_a = pose_matrix((0, 0, 0), Z_UP_TO_Y_UP) @ frame_a
-            joint_node = self.add_node_matrix(name, None, frame_a)
+            joint_node = self.add_node_matrix(name, None, frame_a, "_joint")
             self.top_nodes.append(joint_node)
         else:
-            joint_node = self.add_node_matrix(name, parent, frame_a)
+            joint_node = self.add_node_matrix(name, parent, frame_a, "_joint")
         attach = self.add_node_matrix(f"{name}_attachment", child, frame_b)
         ta, qa, _ = decompose(frame_a)
         tb, qb, _ = decompose(frame_b)

@@ -39,7 +39,7 @@ class GeomReader:
         if kind in (HFIELD,) or kind > MESH:
             self.b.note("MJCF-IN-1", pointer, "height field or SDF geom: no glTF shape, skipped")
             return
-        node = self.b.add_node_matrix(name, holder, local)
+        node = self.b.add_node_matrix(name, holder, local, "_geom")
         visual = self._visual(g, kind, name)
         if visual is not None and int(m.geom_group[g]) < VISIBLE_GROUPS:
             self.b.nodes[node]["mesh"] = visual

@@ -30,7 +30,8 @@ class _Reader:
 
         self.m = model
         self.names = body_names(model)
-        self.b = RobotBuilder(source=source, generator="gltf-physics (from MuJoCo MJCF)", mesh_code="MJCF-IN-1")
+        self.b = RobotBuilder(source=source, generator="gltf-physics (from MuJoCo MJCF)", mesh_code="MJCF-IN-1",
+                              reserved=set(self.names))
         data = mujoco.MjData(model)
         if qpos is not None:
             data.qpos[:] = qpos

@@ -67,7 +67,8 @@ class _Reader:
                  convex: bool) -> None:
         self.path, self.robot, self.floating_base, self.convex = path, robot, floating_base, convex
         self.paths = MeshPaths(path, package_dirs)
-        self.b = RobotBuilder(source=path.name, generator="gltf-physics (from URDF)", mesh_code="URDF-10")
+        self.b = RobotBuilder(source=path.name, generator="gltf-physics (from URDF)", mesh_code="URDF-10",
+                              reserved={link.name for link in robot.links})
         self.colours = {m.name: m.color.rgba for m in robot.materials if m.color is not None}
         self.node_of: dict[str, int] = {}
         self.files: dict[tuple[str, str], Path] = {}  # (link, mesh file name) → resolved path
@@ -195,10 +196,10 @@ class _Reader:
             if rgba is not None:
                 parts = [VisualPart(p.vertices, p.faces, rgba) for p in parts]
             mesh = self.b.add_mesh(name, parts, pointer=pointer)
-            holder = self.b.add_node_matrix(name, node, origin)
+            holder = self.b.add_node_matrix(name, node, origin, "_visual")
         else:
             kind, size, turn = _primitive(geometry)
-            holder = self.b.add_node_matrix(name, node, origin @ turn)
+            holder = self.b.add_node_matrix(name, node, origin @ turn, "_visual")
             mesh = self.b.add_mesh(name, [primitive_parts(kind, size, rgba or (0.8, 0.8, 0.8, 1.0))], pointer=pointer)
         if mesh is not None:
             self.b.nodes[holder]["mesh"] = mesh
@@ -234,11 +235,11 @@ class _Reader:
             if mesh is None:
                 self.b.note("URDF-5", pointer, "collision mesh without triangles: skipped")
                 return
-            holder = self.b.add_node_matrix(name, node, origin)
+            holder = self.b.add_node_matrix(name, node, origin, "_collision")
             self.b.collider(holder, MeshShape(convex=self.convex, mesh=mesh), body, pointer=pointer)
             return
         kind, size, turn = _primitive(geometry)
-        holder = self.b.add_node_matrix(name, node, origin @ turn)
+        holder = self.b.add_node_matrix(name, node, origin @ turn, "_collision")
         shape = (Box(size=size) if kind == "box" else Sphere(radius=size[0]) if kind == "sphere"  # type: ignore[arg-type]
                  else Cylinder(height=size[1], radius_bottom=size[0], radius_top=size[0]))
         self.b.collider(holder, shape, body, pointer=pointer)
