@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..gltf.document import Document
-from ..gltf.transforms import decompose, matrix_to_quat
+from ..gltf.transforms import decompose, matrix_to_quat, trs_matrix
 from ..model import (
     Body,
     Collider,
@@ -318,8 +318,6 @@ def _vertex_normals(v: np.ndarray, f: np.ndarray) -> np.ndarray:
 
 def pose_matrix(translation: Sequence[float], rotation_xyzw: Sequence[float]) -> np.ndarray:
     """A rigid 4×4 from a translation and an xyzw quaternion."""
-    from ..gltf.transforms import trs_matrix
-
     return trs_matrix(tuple(float(v) for v in translation), tuple(float(v) for v in rotation_xyzw))  # type: ignore[arg-type]
 
 

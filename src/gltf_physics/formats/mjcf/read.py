@@ -40,7 +40,7 @@ import numpy as np
 from ...gltf.errors import GltfError
 from ...model import PhysicsScene, ReadNote
 
-INSTALL = "pip install 'gltf-physics[mujoco]'"
+INSTALL = "pip install 'gltf-physics[mujoco,robots]'"  # MuJoCo compiles; trimesh draws the primitive geoms
 
 
 def from_mjcf(path: str | Path, *, keyframe: int | str | None = None) -> PhysicsScene:
