@@ -124,6 +124,9 @@ def behaviour(name: str, duration: float, every: float = 0.01, tilt: float = 0.3
 
 
 def main() -> None:
+    import mujoco
+
+    mujoco.set_mju_user_warning(lambda text: None)  # the suite's walker warns; MuJoCo would log to the cwd
     parser = argparse.ArgumentParser()
     parser.add_argument("--duration", type=float, default=2.0)
     parser.add_argument("--models", default="pendulum,acrobot,cartpole,cheetah,walker,humanoid")

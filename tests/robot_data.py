@@ -6,10 +6,12 @@ A missing package skips the test with a reason, except under ``CI=true``, where 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -97,13 +99,21 @@ def node_names(doc_json: dict) -> dict[str, int]:
     return out
 
 
-def compiled(path: Path) -> object:
-    """``mujoco.MjModel`` of an MJCF or URDF file, its compiler warnings dropped (MuJoCo would append them to a
-    MUJOCO_LOG.TXT in the working folder: the suite's walker still uses a deprecated attribute)."""
+@contextlib.contextmanager
+def quiet_mujoco() -> Iterator[None]:
+    """MuJoCo's warnings dropped while inside (it would append them to a MUJOCO_LOG.TXT in the working folder:
+    the suite's walker still uses a deprecated attribute)."""
     mujoco = need("mujoco")
     previous = mujoco.get_mju_user_warning()
     mujoco.set_mju_user_warning(lambda text: None)
     try:
-        return mujoco.MjModel.from_xml_path(str(path))
+        yield
     finally:
         mujoco.set_mju_user_warning(previous)
+
+
+def compiled(path: Path) -> object:
+    """``mujoco.MjModel`` of an MJCF or URDF file, compiled quietly."""
+    mujoco = need("mujoco")
+    with quiet_mujoco():
+        return mujoco.MjModel.from_xml_path(str(path))

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robot_data import close, compiled, need, node_names, suite_xml, tensor_of
+from robot_data import close, compiled, need, node_names, quiet_mujoco, suite_xml, tensor_of
 
 mujoco = need("mujoco")
 
@@ -287,11 +287,12 @@ def _com_paths(name: str, duration: float, every: float, substeps: int = 4, time
     model = compiled(suite_xml(name))
     qpos = _tilted(model, 0.3)
     if servo_kp is not None:
-        spec = mujoco.MjSpec.from_file(str(suite_xml(name)))
-        for actuator in spec.actuators:
-            actuator.set_to_position(kp=servo_kp, kv=1.0)
-        spec.add_key(name="hold", qpos=list(qpos), ctrl=list(targets or []))
-        model = spec.compile()
+        with quiet_mujoco():
+            spec = mujoco.MjSpec.from_file(str(suite_xml(name)))
+            for actuator in spec.actuators:
+                actuator.set_to_position(kp=servo_kp, kv=1.0)
+            spec.add_key(name="hold", qpos=list(qpos), ctrl=list(targets or []))
+            model = spec.compile()
     imported = read_model(model, name, qpos=qpos) if servo_kp is None else read_model(model, name, keyframe=0)
     scene = gp.read_scene(write_scene(imported, imported.document, "khr")[0])
     if timestep is not None:

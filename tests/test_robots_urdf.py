@@ -19,6 +19,7 @@ from robot_data import (
     need,
     node_names,
     pybullet_urdf,
+    quiet_mujoco,
     rpy_matrix,
     tensor_of,
     urdf_inertia,
@@ -285,12 +286,13 @@ def test_arm_swings_as_mujoco_runs_the_same_urdf() -> None:
 
     path = pybullet_urdf("kuka_iiwa/model.urdf")
     gravity = np.array([3.0, 2.0, -9.81])
-    spec = mujoco.MjSpec.from_file(str(path))
-    spec.compiler.fusestatic = False  # every link a body, as in the glTF
-    # MuJoCo lets the root's child touch the root (filterparent stops at bodies welded to the world); glTF keeps
-    # jointed pairs apart (JOINT-9): the same exclusion on both sides
-    spec.add_exclude(bodyname1="lbr_iiwa_link_0", bodyname2="lbr_iiwa_link_1")
-    model = spec.compile()
+    with quiet_mujoco():
+        spec = mujoco.MjSpec.from_file(str(path))
+        spec.compiler.fusestatic = False  # every link a body, as in the glTF
+        # MuJoCo lets the root's child touch the root (filterparent stops at bodies welded to the world); glTF
+        # keeps jointed pairs apart (JOINT-9): the same exclusion on both sides
+        spec.add_exclude(bodyname1="lbr_iiwa_link_0", bodyname2="lbr_iiwa_link_1")
+        model = spec.compile()
     model.opt.timestep = 0.0025
     model.opt.gravity[:] = gravity
     data = mujoco.MjData(model)

@@ -46,7 +46,7 @@ def convert(
     check_writable(dst, "OUT")
     if report is not None:
         check_writable(report, "--report")
-    if src.suffix.lower() in (".urdf", ".xml", ".mjcf") and dst.suffix.lower() != ".xml":
+    if src.suffix.lower() in (".urdf", ".xml", ".mjcf") and dst.suffix.lower() != ".xml":  # robots in
         from .convert_robots import robot_in
 
         lines = robot_in(src, dst, to, report, floating_base=floating_base, package_dirs=package_dir or [])

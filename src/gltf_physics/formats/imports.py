@@ -1,6 +1,7 @@
 """Robot descriptions in: a URDF or MJCF file → the model with its glTF document, or straight to glTF.
 
-Which reader reads a file is decided by its suffix (:data:`gltf_physics.formats.IMPORTERS`).
+Which reader reads a file is decided by its suffix (:data:`SOURCES`). :func:`import_to_gltf` has the shape of a
+format reader, ``(path, family, **options) -> (Document, losses)``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,17 @@ from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from ..model import PhysicsScene
 
+# Robot descriptions read into the model: suffix → (module under formats/, reader function).
+SOURCES: dict[str, tuple[str, str]] = {
+    ".urdf": ("urdf", "from_urdf"),
+    ".xml": ("mjcf.read", "from_mjcf"),
+    ".mjcf": ("mjcf.read", "from_mjcf"),
+}
+
 
 def import_suffixes() -> tuple[str, ...]:
     """The suffixes :func:`import_scene` reads (lower case, with the dot)."""
-    from . import IMPORTERS
-
-    return tuple(IMPORTERS)
+    return tuple(SOURCES)
 
 
 def import_scene(path: str | Path, *, floating_base: bool = False, package_dirs: Sequence[str | Path] = (),
@@ -36,12 +42,10 @@ def import_scene(path: str | Path, *, floating_base: bool = False, package_dirs:
         >>> len(scene.joints)
         2
     """
-    from . import IMPORTERS
-
     src = Path(path)
-    entry = IMPORTERS.get(src.suffix.lower())
+    entry = SOURCES.get(src.suffix.lower())
     if entry is None:
-        raise GltfError(f"not a robot file: expected {', '.join(IMPORTERS)}", file=str(src))
+        raise GltfError(f"not a robot file: expected {', '.join(SOURCES)}", file=str(src))
     module, name = entry
     reader: Any = getattr(importlib.import_module(f".{module}", __package__), name)
     if name == "from_urdf":
