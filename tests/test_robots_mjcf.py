@@ -223,7 +223,7 @@ def test_rules_limits_ball_free_filters_gravity_and_losses(rules: Path) -> None:
     by_geom = {nodes[c.node]["name"]: scene.filters[c.filter] for c in scene.colliders}  # type: ignore[index]
     arm, base, box, floor = by_geom["arm_capsule"], by_geom["base_box"], by_geom["free_geom"], by_geom["floor"]
 
-    def collide(a: object, b: object) -> bool:  # the recommended rule, both ways (DIGEST §11, D-7)
+    def collide(a: object, b: object) -> bool:  # the recommended rule, both ways (D-7)
         def one(x: object, y: object) -> bool:
             return not y.collide_with_systems or bool(set(x.collision_systems) & set(y.collide_with_systems))  # type: ignore[attr-defined]
         return one(a, b) and one(b, a)

@@ -9,7 +9,7 @@ writes the model in the newest OMI or KHR form.
 
 Joint frames put the moving axis on frame X: a hinge or slide along axis ``a`` gets frame A and frame B both
 rotated so that +X is ``a`` (they coincide at the source's reference pose), so its limit is angular (or
-linear) axis 0 and the locks are the other five axes (DIGEST §11 "Limit metrics": hinge, slider).
+linear) axis 0 and the locks are the other five axes (the hinge and slider of the joint limit rules, JOINT-5).
 """
 
 from __future__ import annotations
