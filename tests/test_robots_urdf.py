@@ -328,3 +328,18 @@ def test_mesh_colliders_as_triangles(tmp_path: Path) -> None:
     assert "MeshShape" in kinds and "MeshShape-convex" not in kinds  # r2d2's gripper meshes, as they are
     report = gp.validate(gp.load(tmp_path / "r2d2.khr.glb"))
     assert [m.code for m in report.messages if m.severity == "error"] == []
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('<robot name="r"><link name="a"></robot>', "not well-formed XML at line 1, column 34"),
+    ('<robot name="r"><link name="a"/><link name="b"/></robot>', "the links form 2 trees, not one (roots: a, b)"),
+    ('<robot name="r"><link name="a"><visual><geometry><mesh filename="nope.stl"/></geometry></visual></link></robot>',
+     "/robot/link[@name='a']/visual[0]: mesh file not found: nope.stl"),
+])
+def test_bad_urdf_is_one_line_and_writes_nothing(text: str, message: str, tmp_path: Path) -> None:
+    urdf, out = tmp_path / "r.urdf", tmp_path / "o.glb"
+    urdf.write_text(text)
+    run = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(urdf), str(out), "--to", "khr"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert (run.returncode, run.stderr) == (2, f"{urdf}: {message}\n")
+    assert not out.exists()

@@ -51,7 +51,13 @@ def _parse(src: Path) -> object:
     except ImportError as exc:
         raise GltfError(f"reading URDF needs yourdfpy: {INSTALL}", file=str(src)) from exc
     import logging
+    import xml.etree.ElementTree as ET
 
+    try:  # yourdfpy would recover from malformed XML and read part of it: refuse it first, with its position
+        ET.parse(src)
+    except ET.ParseError as exc:
+        line, column = exc.position
+        raise GltfError(f"not well-formed XML at line {line}, column {column + 1}", file=str(src)) from None
     quiet = logging.getLogger("yourdfpy")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)  # its parse errors are ours to report, in one line

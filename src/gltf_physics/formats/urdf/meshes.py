@@ -30,6 +30,8 @@ def trimesh_module() -> Any:
 def load_parts(path: Path, scale: np.ndarray | None, pointer: str) -> list[VisualPart]:
     """The coloured parts of the mesh file at ``path``, scaled per axis by ``scale``."""
     trimesh = trimesh_module()
+    if not path.is_file():
+        raise GltfError(f"mesh file not found: {path.name}", pointer=pointer)
     try:
         loaded = trimesh.load(str(path))
     except Exception as exc:  # trimesh raises many kinds (ValueError, KeyError, its own) on a bad file
