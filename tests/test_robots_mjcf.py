@@ -398,3 +398,12 @@ def test_every_geom_sits_where_mujoco_puts_it(name: str) -> None:
         local = quat_to_matrix(Y_TO_Z) if model.geom_type[g] in (0, 3, 5) else np.eye(3)  # plane, capsule, cylinder
         assert np.allclose(back @ node[:3, 3], data.geom_xpos[g], rtol=0, atol=1e-12)
         assert np.allclose(back @ node[:3, :3], data.geom_xmat[g].reshape(3, 3) @ local, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["humanoid", "cartpole"])
+def test_converted_robots_pass_the_khronos_validator(name: str, tmp_path: Path) -> None:
+    from test_output_khronos import errors, khronos_report
+
+    _converted(name, "khr", tmp_path)
+    report = khronos_report(tmp_path / f"{name}.khr.glb")
+    assert errors(report) == [] and report["issues"]["numWarnings"] == 0

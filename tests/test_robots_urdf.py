@@ -343,3 +343,11 @@ def test_bad_urdf_is_one_line_and_writes_nothing(text: str, message: str, tmp_pa
                          capture_output=True, text=True, cwd=tmp_path)
     assert (run.returncode, run.stderr) == (2, f"{urdf}: {message}\n")
     assert not out.exists()
+
+
+def test_converted_urdf_passes_the_khronos_validator(tmp_path: Path) -> None:
+    from test_output_khronos import errors, khronos_report
+
+    _converted("r2d2.urdf", "omi", tmp_path)  # DAE-free, STL meshes, primitives, colours
+    report = khronos_report(tmp_path / "r2d2.omi.glb")
+    assert errors(report) == [] and report["issues"]["numWarnings"] == 0
