@@ -407,3 +407,23 @@ def test_converted_robots_pass_the_khronos_validator(name: str, tmp_path: Path) 
     _converted(name, "khr", tmp_path)
     report = khronos_report(tmp_path / f"{name}.khr.glb")
     assert errors(report) == [] and report["issues"]["numWarnings"] == 0
+
+
+def test_mesh_geoms_use_the_compiled_vertices_as_convex_colliders(tmp_path: Path) -> None:
+    """A mesh asset given by its vertices: MuJoCo compiles it (recentred, its hull's faces); the glTF mesh holds
+    those vertices and faces, drawn and used as a convex collider, placed by the compiled geom pose."""
+    path = tmp_path / "mesh.xml"
+    path.write_text("""<mujoco><asset><mesh name="wedge" vertex="0 0 0  1 0 0  0 1 0  0 0 1  1 1 0  1 0 1"/></asset>
+      <worldbody><body name="b" pos="0 0 1"><freejoint/><geom name="w" type="mesh" mesh="wedge" rgba="1 0 0 1"/>
+      </body></worldbody></mujoco>""")
+    model = compiled(path)
+    scene = gp.from_mjcf(path)
+    doc = scene.document.json  # type: ignore[union-attr]
+    (collider,) = scene.colliders
+    assert collider.shape.convex and doc["nodes"][collider.node]["mesh"] == collider.shape.mesh  # type: ignore[union-attr]
+    prim = doc["meshes"][collider.shape.mesh]["primitives"][0]  # type: ignore[union-attr]
+    positions = doc["accessors"][prim["attributes"]["POSITION"]]
+    assert positions["count"] == model.mesh_vertnum[0]
+    assert np.allclose(positions["min"], model.mesh_vert.min(axis=0), atol=1e-6)
+    assert doc["accessors"][prim["indices"]]["count"] == 3 * model.mesh_facenum[0]
+    assert doc["materials"][prim["material"]]["pbrMetallicRoughness"]["baseColorFactor"] == [1.0, 0.0, 0.0, 1.0]
