@@ -351,3 +351,66 @@ def test_converted_urdf_passes_the_khronos_validator(tmp_path: Path) -> None:
     _converted("r2d2.urdf", "omi", tmp_path)  # DAE-free, STL meshes, primitives, colours
     report = khronos_report(tmp_path / "r2d2.omi.glb")
     assert errors(report) == [] and report["issues"]["numWarnings"] == 0
+
+
+RULES = """<robot name="rules">
+  <material name="red"><color rgba="1 0 0 1"/></material>
+  <link name="base"><inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/></inertial>
+    <visual><geometry><box size="1 2 3"/></geometry><material name="red"/></visual>
+    <collision><origin xyz="0 0 1" rpy="0 0 0"/><geometry><cylinder radius="0.5" length="2"/></geometry></collision>
+  </link>
+  <link name="wheel"><inertial><origin xyz="0 0 0" rpy="0 0.5 0"/><mass value="1"/>
+    <inertia ixx="0.1" ixy="0.01" ixz="0" iyy="0.2" iyz="0" izz="0.3"/></inertial></link>
+  <link name="slider"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  </link>
+  <link name="sled"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  </link>
+  <link name="drone"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  </link>
+  <joint name="spin" type="continuous"><parent link="base"/><child link="wheel"/><axis xyz="0 1 0"/>
+    <limit effort="5" velocity="3"/><dynamics damping="0.25" friction="0.1"/></joint>
+  <joint name="lift" type="prismatic"><parent link="base"/><child link="slider"/><axis xyz="0 0 1"/>
+    <origin xyz="1 0 0"/><limit lower="-0.1" upper="0.3" effort="0"/>
+    <mimic joint="spin" multiplier="2"/></joint>
+  <joint name="glide" type="planar"><parent link="base"/><child link="sled"/><axis xyz="0 0 1"/></joint>
+  <joint name="fly" type="floating"><parent link="base"/><child link="drone"/></joint>
+  <transmission name="t1"><type>transmission_interface/SimpleTransmission</type>
+    <joint name="spin"><hardwareInterface>EffortJointInterface</hardwareInterface></joint>
+    <actuator name="m1"><mechanicalReduction>1</mechanicalReduction></actuator></transmission>
+</robot>
+"""
+
+
+def test_rules_joint_kinds_drives_shapes_and_losses(tmp_path: Path) -> None:
+    from gltf_physics.model import Box, Cylinder
+
+    path = tmp_path / "rules.urdf"
+    path.write_text(RULES)
+    scene = gp.from_urdf(path)
+    nodes = scene.document.json["nodes"]  # type: ignore[union-attr]
+    joints = {nodes[j.node]["name"]: j for j in scene.joints}
+    assert sorted(joints) == ["glide", "lift", "spin", "world_to_base"]  # floating: no joint; the root fixed
+    spin, lift, glide = joints["spin"], joints["lift"], joints["glide"]
+    assert [(lim.angular_axes, lim.linear_axes) for lim in spin.limits if lim.min != lim.max] == []  # continuous
+    (d,) = spin.drives
+    assert (d.type.value, d.axis, d.max_force, d.damping, d.velocity_target, d.stiffness) == (
+        "angular", 0, 5.0, 0.25, 0.0, 0.0)
+    assert [(lim.linear_axes, lim.min, lim.max) for lim in lift.limits if lim.min != lim.max] == [((0,), -0.1, 0.3)]
+    assert lift.drives == ()  # effort 0: no drive
+    free = sorted((lim.linear_axes, lim.angular_axes) for lim in glide.limits)
+    assert free == [((), (1, 2)), ((0,), ())]  # the normal (frame X) locked linearly, rotation only about it
+    # the wheel's tensor, rotated by its inertial rpy, is the diagonal turned by the orientation
+    wheel = next(b for b in scene.bodies if nodes[b.node]["name"] == "wheel").motion
+    tensor = np.array([[0.1, 0.01, 0], [0.01, 0.2, 0], [0, 0, 0.3]])
+    rot = rpy_matrix("0 0.5 0")
+    assert close(tensor_of(wheel.inertia_diagonal, wheel.inertia_orientation), rot @ tensor @ rot.T)  # type: ignore[arg-type]
+    shapes = sorted(type(c.shape).__name__ for c in scene.colliders)
+    assert shapes == ["Cylinder"] and scene.colliders[0].shape == Cylinder(height=2.0, radius_bottom=0.5,
+                                                                          radius_top=0.5)
+    assert not any(isinstance(c.shape, Box) for c in scene.colliders)  # the box is a visual only
+    doc = scene.document.json  # type: ignore[union-attr]
+    assert [m["pbrMetallicRoughness"]["baseColorFactor"] for m in doc["materials"]] == [[1.0, 0.0, 0.0, 1.0]]
+    codes = sorted((n.code, n.pointer) for n in scene.notes)
+    assert codes == [("URDF-1", "/robot/joint[@name='lift']"), ("URDF-1", "/robot/joint[@name='spin']/limit"),
+                     ("URDF-2", "/robot/joint[@name='spin']/dynamics"), ("URDF-3", "/robot/joint[@name='lift']/mimic"),
+                     ("URDF-4", "/robot/transmission[@name='t1']")]

@@ -37,15 +37,16 @@ def from_urdf(path: str | Path, *, floating_base: bool = False, package_dirs: Se
     src = Path(path)
     if not src.is_file():
         raise GltfError("cannot read: no such file", file=str(src))
-    robot = _parse(src)
+    robot, tree = _parse(src)
     try:
         return read_urdf(src, robot, floating_base=floating_base, package_dirs=tuple(package_dirs),
-                         mesh_colliders=mesh_colliders)
+                         mesh_colliders=mesh_colliders, xml=tree)
     except GltfError as exc:
         raise exc.with_file(str(src)) from None
 
 
-def _parse(src: Path) -> object:
+def _parse(src: Path) -> tuple[object, object]:
+    """yourdfpy's robot, and the XML root (for the elements yourdfpy does not read: transmissions, gazebo)."""
     try:
         import yourdfpy
     except ImportError as exc:
@@ -54,7 +55,7 @@ def _parse(src: Path) -> object:
     import xml.etree.ElementTree as ET
 
     try:  # yourdfpy would recover from malformed XML and read part of it: refuse it first, with its position
-        ET.parse(src)
+        tree = ET.parse(src).getroot()
     except ET.ParseError as exc:
         line, column = exc.position
         raise GltfError(f"not well-formed XML at line {line}, column {column + 1}", file=str(src)) from None
@@ -69,7 +70,7 @@ def _parse(src: Path) -> object:
                         file=str(src)) from None
     finally:
         quiet.setLevel(level)
-    return urdf.robot
+    return urdf.robot, tree
 
 
 __all__ = ["from_urdf"]

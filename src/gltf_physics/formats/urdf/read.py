@@ -54,12 +54,15 @@ _MOVING = ("revolute", "continuous", "prismatic", "planar")
 
 
 def read_urdf(path: Path, robot: Any, *, floating_base: bool = False, package_dirs: tuple[str | Path, ...] = (),
-              mesh_colliders: str = "convex") -> PhysicsScene:
+              mesh_colliders: str = "convex", xml: Any = None) -> PhysicsScene:
     """The model of a parsed URDF ``robot`` read from ``path`` (see the module docstring); ``mesh_colliders``
-    ``convex`` (the hull) or ``triangles`` (the mesh as it is)."""
+    ``convex`` (the hull) or ``triangles`` (the mesh as it is); ``xml``: the document's root element, where the
+    transmissions and gazebo extensions yourdfpy does not read are found (for the loss report)."""
     if mesh_colliders not in ("convex", "triangles"):
         raise ValueError(f"mesh_colliders must be 'convex' or 'triangles', not {mesh_colliders!r}")
-    return _Reader(path, robot, floating_base, package_dirs, mesh_colliders == "convex").run()
+    reader = _Reader(path, robot, floating_base, package_dirs, mesh_colliders == "convex")
+    reader.xml = xml
+    return reader.run()
 
 
 class _Reader:
@@ -77,6 +80,7 @@ class _Reader:
         self.body_link: dict[str, str] = {}  # link → the link whose node carries its body
         self.offset: dict[str, np.ndarray] = {}  # link frame in that body link's frame
         self.fused: set[str] = set()  # fixed joints inside one body: not written
+        self.xml: Any = None  # the URDF's root element, for what yourdfpy does not read
 
     def run(self) -> PhysicsScene:
         self._check_paths()  # every mesh path first: a path outside the roots stops the read, nothing opened
@@ -299,11 +303,15 @@ class _Reader:
             self.b.note("URDF-6", pointer, "safety controller / calibration: no glTF counterpart")
 
     def _unsupported(self) -> None:
-        for t in self.robot.transmission:
-            self.b.note("URDF-4", f"/robot/transmission[@name='{t.name}']", "transmission: no glTF counterpart "
-                        "(the joint's drive keeps its effort limit)")
-        if self.robot.gazebo:
-            self.b.note("URDF-8", "/robot/gazebo", "gazebo extensions: not read")
+        if self.xml is None:
+            return
+        for t in self.xml.findall("transmission"):
+            self.b.note("URDF-4", f"/robot/transmission[@name='{t.get('name')}']", "transmission: no glTF "
+                        "counterpart (the joint's drive keeps its effort limit)")
+        gazebo = self.xml.findall("gazebo")
+        if gazebo:
+            self.b.note("URDF-8", "/robot/gazebo", f"{len(gazebo)} gazebo extension{'s' * (len(gazebo) > 1)}: "
+                        "not read")
 
 
 def _scale(value: Any, pointer: str) -> tuple[float, ...] | None:
