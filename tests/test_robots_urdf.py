@@ -269,7 +269,8 @@ def test_cli_converts_a_urdf_with_its_report(tmp_path: Path) -> None:
                          cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     losses = json.loads(report.read_text())["losses"]
-    assert sorted({loss["code"] for loss in losses}) == ["JOINT-2", "JOINT-3", "URDF-1"]
+    # the base of mass 0 is infinite (as PyBullet reads it), which OMI writes as kinematic (KRB-11)
+    assert sorted({loss["code"] for loss in losses}) == ["JOINT-2", "JOINT-3", "KRB-11", "URDF-1"]
     scene = gp.read_scene(gp.load(out))
     assert "OMI_physics_joint" in scene.generations and len(scene.joints) == 8
     bad = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(pybullet_urdf("r2d2.urdf")),
@@ -414,3 +415,15 @@ def test_rules_joint_kinds_drives_shapes_and_losses(tmp_path: Path) -> None:
     assert codes == [("URDF-1", "/robot/joint[@name='lift']"), ("URDF-1", "/robot/joint[@name='spin']/limit"),
                      ("URDF-2", "/robot/joint[@name='spin']/dynamics"), ("URDF-3", "/robot/joint[@name='lift']/mimic"),
                      ("URDF-4", "/robot/transmission[@name='t1']")]
+
+
+def test_cli_urdf_to_mjcf_through_the_model(tmp_path: Path) -> None:
+    """OUT .xml with --to mjcf: our MJCF writer on the imported model; MuJoCo compiles it with the URDF's masses."""
+    mujoco = need("mujoco")
+    out = tmp_path / "kuka.xml"
+    run = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(pybullet_urdf("kuka_iiwa/model.urdf")),
+                          str(out), "--to", "mjcf"], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    model = mujoco.MjModel.from_xml_path(str(out))
+    masses = sorted(round(float(m), 9) for m in model.body_mass[1:])
+    assert masses[:-1] == [0.3, 1.7, 1.8, 2.7, 3.0, 4.0, 4.0] and model.njnt == 7  # the base: infinite → 10⁶ kg

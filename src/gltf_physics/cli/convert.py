@@ -34,7 +34,8 @@ def convert(
 ) -> None:
     """Re-save IN as OUT (.gltf or .glb by extension), convert its physics to the newest OMI or KHR form, convert
     to / from OpenUSD UsdPhysics (OUT or IN .usda/.usdc/.usd; extra [usd]), write MuJoCo MJCF (OUT .xml,
-    --to mjcf), or read a robot: IN .urdf (extra [robots]) or MuJoCo .xml (extra [mujoco]) with --to khr|omi.
+    --to mjcf), or read a robot: IN .urdf (extra [robots]) or MuJoCo .xml (extra [mujoco]) with --to khr|omi
+    (or --to mjcf: through the same model).
 
     \b
     Example: gltf-physics convert scene.glb scene.khr.gltf --to khr --report losses.json
@@ -46,7 +47,7 @@ def convert(
     check_writable(dst, "OUT")
     if report is not None:
         check_writable(report, "--report")
-    if src.suffix.lower() in (".urdf", ".xml", ".mjcf") and dst.suffix.lower() != ".xml":  # robots in
+    if src.suffix.lower() in (".urdf", ".xml", ".mjcf"):  # robots in
         from .convert_robots import robot_in
 
         lines = robot_in(src, dst, to, report, floating_base=floating_base, package_dirs=package_dir or [])

@@ -177,12 +177,16 @@ class _Reader:
         world = origin[:3, :3] @ tensor @ origin[:3, :3].T  # the tensor about the CoM, in link axes
         diagonal, orientation = principal_axes(world)
         mass: float | None = float(inertial.mass)
-        if mass == 0.0 and not root:  # glTF reads mass 0 as infinite: right for a fixed base, not for a limb
+        if mass == 0.0 and root:  # PyBullet's static base: an infinite mass (what KHR's mass 0 means, KRB-11)
+            mass = math.inf
+        elif mass == 0.0:  # glTF reads mass 0 as infinite: right for a fixed base, not for a limb
             self.b.note("URDF-5", f"{pointer}/inertial", "mass 0 on a moving link: the runtime computes its mass "
                         "from its colliders (glTF reads 0 as infinite)")
             mass = None
         inertia: tuple[float, ...] | None = diagonal
-        if mass is None or not all(v > 0 for v in diagonal):  # a 0 moment reads as infinite in glTF (KRB-11)
+        if mass == math.inf and not all(v > 0 for v in diagonal):
+            inertia = (math.inf, math.inf, math.inf)  # the static base turns no more than it moves
+        elif mass is None or not all(v > 0 for v in diagonal):  # a 0 moment reads as infinite in glTF (KRB-11)
             if mass is not None:
                 self.b.note("URDF-5", f"{pointer}/inertial/inertia", "inertia with a zero (or negative) principal "
                             "moment: the runtime computes the inertia from the colliders, scaled to this mass")
