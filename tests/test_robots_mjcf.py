@@ -427,3 +427,27 @@ def test_mesh_geoms_use_the_compiled_vertices_as_convex_colliders(tmp_path: Path
     assert np.allclose(positions["min"], model.mesh_vert.min(axis=0), atol=1e-6)
     assert doc["accessors"][prim["indices"]]["count"] == 3 * model.mesh_facenum[0]
     assert doc["materials"][prim["material"]]["pbrMetallicRoughness"]["baseColorFactor"] == [1.0, 0.0, 0.0, 1.0]
+
+
+def test_connect_and_weld_equalities_become_ball_and_fixed_joints(tmp_path: Path) -> None:
+    """A connect's anchor (in body1's frame) is where both joint frames start; a weld locks all six axes."""
+    from gltf_physics.gltf.transforms import world_matrices
+
+    path = tmp_path / "eq.xml"
+    path.write_text("""<mujoco><worldbody>
+      <body name="a" pos="0 0 1"><freejoint/><geom size=".1" mass="1"/></body>
+      <body name="b" pos="1 0 1"><freejoint/><geom size=".1" mass="1"/></body>
+      <body name="c" pos="2 0 1"><freejoint/><geom size=".1" mass="1"/></body></worldbody>
+      <equality><connect name="pin" body1="a" body2="b" anchor="0.5 0 0"/><weld name="glue" body1="c" body2="b"/>
+      </equality></mujoco>""")
+    scene = gp.from_mjcf(path)
+    doc = scene.document.json  # type: ignore[union-attr]
+    world = world_matrices(doc)
+    joints = {doc["nodes"][j.node]["name"]: j for j in scene.joints}
+    pin, glue = joints["pin"], joints["glue"]
+    # both frames of the pin at the anchor: 0.5 m along x from a, i.e. (0.5, 0, 1) → Y-up (0.5, 1, 0)
+    assert world[pin.node][:3, 3] == pytest.approx((0.5, 1.0, 0.0))
+    assert world[pin.connected_node][:3, 3] == pytest.approx((0.5, 1.0, 0.0))  # type: ignore[index]
+    assert [lim.linear_axes for lim in pin.limits] == [(0, 1, 2)]  # free rotation
+    assert sorted((lim.linear_axes, lim.angular_axes) for lim in glue.limits) == [((), (0, 1, 2)), ((0, 1, 2), ())]
+    assert [n.code for n in scene.notes if n.code == "MJCF-IN-5"] == ["MJCF-IN-5"]  # the weld's start-pose note

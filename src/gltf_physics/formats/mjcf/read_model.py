@@ -148,14 +148,14 @@ class _Reader:
             if not m.eq_active0[e]:
                 self.b.note("MJCF-IN-5", pointer, "an inactive equality: not written")
                 continue
+            # a connect's anchor is in body1's frame (a weld holds the start pose, so any common point serves)
+            point = self.world[a] @ pose_matrix(m.eq_data[e][0:3], (0, 0, 0, 1))
             oa, ob = self.owner.get(a), self.owner.get(b)
             if ob is None:
-                oa, ob, a, b = ob, oa, b, a
+                oa, ob = ob, oa
             if ob is None:
                 continue  # both sides fixed: nothing to hold
-            anchor = pose_matrix(m.eq_data[e][0:3], (0, 0, 0, 1))
-            frame_a_world = self.world[a] @ anchor
-            frame_b = np.linalg.inv(self.world[ob]) @ frame_a_world
+            frame_b = np.linalg.inv(self.world[ob]) @ point
             limits = fixed_limits() if kind == WELD else ball_limits()
             if kind == WELD:
                 self.b.note("MJCF-IN-5", pointer, "weld held at the bodies' relative pose at the start")
