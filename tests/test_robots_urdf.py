@@ -427,3 +427,17 @@ def test_cli_urdf_to_mjcf_through_the_model(tmp_path: Path) -> None:
     model = mujoco.MjModel.from_xml_path(str(out))
     masses = sorted(round(float(m), 9) for m in model.body_mass[1:])
     assert masses[:-1] == [0.3, 1.7, 1.8, 2.7, 3.0, 4.0, 4.0] and model.njnt == 7  # the base: infinite → 10⁶ kg
+
+
+def test_a_world_link_is_the_world_and_floating_base_lets_go(tmp_path: Path) -> None:
+    path = tmp_path / "arm.urdf"
+    path.write_text("""<robot name="arm"><link name="world"/>
+      <link name="base"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>
+      </inertial></link>
+      <joint name="bolt" type="fixed"><parent link="world"/><child link="base"/><origin xyz="0 0 0.5"/></joint>
+      </robot>""")
+    fixed, floating = gp.from_urdf(path), gp.from_urdf(path, floating_base=True)
+    names = node_names(fixed.document.json)  # type: ignore[union-attr]
+    assert "world" not in names and len(fixed.bodies) == 1  # the world link is no node, no body
+    assert [fixed.document.json["nodes"][j.node]["name"] for j in fixed.joints] == ["bolt"]  # type: ignore[union-attr]
+    assert floating.joints == []

@@ -15,7 +15,7 @@
   (velocity target 0: a passive damper), so a joint with either carries one drive.
 - The root link is fixed to the world by a fixed joint (the ROS convention for arms, and PyBullet's
   ``useFixedBase``); ``floating_base=True`` lets it fall free. A root link named ``world`` with nothing on it
-  is the world itself.
+  is the world itself (``floating_base`` then drops the joints that tie the robot to it).
 
 Loss codes (the loss report): ``URDF-1`` joint velocity limit, ``URDF-2`` joint friction, ``URDF-3`` mimic
 joint, ``URDF-4`` transmission, ``URDF-5`` no ``<inertial>``, ``URDF-6`` safety controller / calibration,
@@ -258,6 +258,8 @@ class _Reader:
         kind = joint.type
         if kind == "floating" or joint.name in self.fused:
             return  # no constraint (the child link is a free body), or a link inside its parent's body
+        if on_world and self.floating_base:
+            return  # the robot's own tie to a "world" link is the fixed base the option lets go
         if kind not in (*_MOVING, "fixed"):
             self.b.note("URDF-3", pointer, f"joint type {kind!r}: unknown, not written")
             return
