@@ -250,6 +250,8 @@ def test_paths_outside_the_roots_are_refused_before_any_mesh_is_read(mesh: str, 
     with pytest.raises(GltfError, match="leads outside"):
         gp.from_urdf(urdf)
     assert opened == []  # the good mesh before it was not read either
+    if not mesh.startswith("package://"):
+        return  # the command line once: the same error, one line, exit 2, nothing written
 
     out = tmp_path / "out.glb"
     run = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(urdf), str(out), "--to", "khr"],
