@@ -4,6 +4,7 @@
     doc = gp.load("scene.gltf")
     scene = gp.read_scene(doc)          # the engine-agnostic PhysicsScene
     gp.to_usd(doc, "scene.usda")        # OpenUSD UsdPhysics (extra: pip install 'gltf-physics[usd]')
+    robot, losses = gp.import_to_gltf("robot.urdf", "khr")   # URDF / MJCF in (extras [robots], [mujoco])
     report = gp.validate(doc)           # glTF-Validator-style report
     world = gp.World.from_file("scene.gltf"); world.run(2.0); world.pose(3)
     table = gp.batch(["assets/"], "validate")   # many files on Dask (extra [scale])
@@ -22,10 +23,14 @@ _LAZY = {
     "PhysicsScene": "api", "World": "sim", "validate": "validation", "batch": "scale", "sweep": "scale",
     # OpenUSD: usd-core (the [usd] extra) is imported only when one of these runs.
     "to_usd": "formats.usd", "from_usd": "formats.usd", "usd_to_gltf": "formats.usd",
+    # Robots in: URDF (yourdfpy + trimesh, the [robots] extra) and MJCF (MuJoCo's compiler, the [mujoco] extra).
+    "from_urdf": "formats.urdf", "from_mjcf": "formats.mjcf.read", "import_scene": "formats.imports",
+    "import_to_gltf": "formats.imports",
 }
 
-__all__ = ["Document", "PhysicsScene", "World", "__version__", "batch", "convert", "from_usd", "load", "read_scene",
-           "save", "sweep", "to_usd", "usd_to_gltf", "validate"]
+__all__ = ["Document", "PhysicsScene", "World", "__version__", "batch", "convert", "from_mjcf", "from_urdf", "from_usd",
+           "import_scene", "import_to_gltf", "load", "read_scene", "save", "sweep", "to_usd", "usd_to_gltf",
+           "validate"]
 
 __getattr__ = exports(__name__, _LAZY)
 

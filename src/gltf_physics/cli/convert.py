@@ -29,10 +29,15 @@ def convert(
                                                 help="Write the loss report (JSON) here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
     in_place: Annotated[bool, typer.Option("--in-place", help="Allow OUT to be IN (replace the input).")] = False,
+    floating_base: Annotated[bool, typer.Option(
+        "--floating-base", help="URDF IN: the root link falls free (default: fixed to the world, as an arm).")] = False,
+    package_dir: Annotated[list[Path] | None, typer.Option(
+        metavar="DIR", help="URDF IN: a folder holding package:// packages (repeatable).")] = None,
 ) -> None:
     """Re-save IN as OUT (.gltf or .glb by extension), convert its physics to the newest OMI or KHR form, convert
-    to / from OpenUSD UsdPhysics (OUT or IN .usda/.usdc/.usd; extra [usd]), or write MuJoCo MJCF (OUT .xml,
-    --to mjcf).
+    to / from OpenUSD UsdPhysics (OUT or IN .usda/.usdc/.usd; extra [usd]), write MuJoCo MJCF (OUT .xml,
+    --to mjcf), or read a robot: IN .urdf (extra [robots]) or MuJoCo .xml (extra [mujoco]) with --to khr|omi
+    (or --to mjcf: through the same model).
 
     \b
     Example: gltf-physics convert scene.glb scene.khr.gltf --to khr --report losses.json
@@ -45,7 +50,11 @@ def convert(
     check_writable(dst, "OUT")
     if report is not None:
         check_writable(report, "--report")
-    if to == "mjcf" or dst.suffix.lower() == ".xml":
+    if src.suffix.lower() in (".urdf", ".xml", ".mjcf"):  # robots in
+        from .convert_robots import robot_in
+
+        lines = robot_in(src, dst, to, report, floating_base=floating_base, package_dirs=package_dir or [])
+    elif to == "mjcf" or dst.suffix.lower() == ".xml":
         lines = _to_mjcf(src, dst, to, report)
     elif src.suffix.lower() in _USD or dst.suffix.lower() in _USD:
         lines = _usd(src, dst, to, report)
