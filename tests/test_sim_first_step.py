@@ -9,7 +9,9 @@ Expectations are by hand: spring k·x, damper c·v, thrust F/m, free fall g (DIG
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -124,6 +126,18 @@ def test_colliderless_vehicle_on_mujoco_falls_freely(tmp_path):
     t = w.pose(0)[0]
     assert t[1] == pytest.approx(-G * (0.25 + 0.5 * DT / 4) / 2, abs=1e-6)
     assert t[0] == 0.0 and t[2] == 0.0
+
+
+def test_immovable_chassis_on_its_wheels_stays_put():
+    # Infinite mass and inertia (KHR mass 0, inertia 0): nothing can move it, so its wheels do nothing —
+    # Rapier's rolling friction would divide by its zero response to an impulse.
+    scene = car()
+    scene.document.json["nodes"][0]["translation"] = [0, 0.55, 0]
+    scene = dataclasses.replace(scene, bodies=[Body(0, Motion(mass=math.inf, inertia_diagonal=(math.inf,) * 3))])
+    w = World(scene)
+    w.run(0.5)
+    assert w.pose(0)[0].tolist() == pytest.approx([0.0, 0.55, 0.0], abs=1e-7)
+    assert np.abs(velocity(w)).max() == 0.0
 
 
 def test_mass_set_through_a_pointer_is_the_engine_body_s_mass_before_the_next_step():
