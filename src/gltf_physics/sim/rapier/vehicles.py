@@ -22,7 +22,8 @@ inertia on that axis) clipped to ±gyroTorque (no gyro, no angular dampening). L
 without wheels: on a vehicle axis with zero linear activation and no thruster firing along it, a force −m·v/τ,
 clipped to the thrust its thrusters could give along that axis (unlimited when it has hover thrusters).
 ``useThrottle`` needs no runtime action here: activations set through pointers persist until set again.
-The chassis is kept awake (a sleeping chassis freezes mid-suspension: measured).
+The chassis is kept awake (a sleeping chassis freezes mid-suspension: measured). A chassis that nothing can
+move (infinite mass and inertia) gets no wheel update: Rapier's rolling friction divides by its response.
 
 Static-compression bias (measured, inherent to Rapier's impulse vehicle at a fixed step): the damper reads the
 chassis velocity left by the last step, −(3/8)·g·dt at rest with Rapier's 4 solver substeps, so a wheel at
@@ -42,6 +43,7 @@ import rapier3d as rp
 
 from ...gltf.transforms import quat_to_matrix
 from ...model.bodies import PhysicsMaterial
+from ...model.mass import MassProperties
 from ...model.scene import PhysicsScene
 from ...model.vehicles import Vehicle, Wheel
 from .thrusters import Thrusters, nearest_body, relative_pose
@@ -169,7 +171,9 @@ class VehicleDriver:
             self._world = rw.world
             self._chassis = [rw.bodies[ray.chassis()] for ray in self.rays]
         bodies, colliders, query, qf = rw.bodies, rw.colliders, rw.world.query_pipeline, self._filter
-        for ray, chassis in zip(self.rays, self._chassis, strict=True):
+        for ray, chassis, node in zip(self.rays, self._chassis, self._chassis_nodes, strict=True):
+            if _immovable(rw.mass_of.get(node)):
+                continue  # no impulse moves it, and Rapier's rolling friction divides by its (zero) response
             chassis.wake_up(True)
             ray.update_vehicle(dt, bodies, colliders, query, qf)
 
@@ -305,6 +309,11 @@ class _WheelInputs:
         damp = np.array([v is not None and v.linear_dampeners for v in vehicles])[c]
         return _WheelInputs(c, spec, spec[:, 2:4].copy(), spec[:, 4:6].copy(), np.clip(ratio, -1.0, 1.0),
                             np.clip(steer, -1.0, 1.0), damp, max_speed, max_speed[c], capped)
+
+
+def _immovable(mp: MassProperties | None) -> bool:
+    """Infinite mass and inertia on every axis (a KHR mass and inertia of 0): no wheel impulse can move it."""
+    return mp is not None and math.isinf(mp.mass) and all(math.isinf(v) or v == 0.0 for v in mp.inertia_diagonal)
 
 
 def _friction(materials: list[PhysicsMaterial], index: int | None) -> float:

@@ -18,7 +18,9 @@ build scale, and a collider animated relative to its own body stays where it was
 Initial velocities are in node space (D-9), rotated into world. Mass properties come from ``model.mass``
 and are set explicitly (colliders have density 0, so Rapier adds nothing); an infinite mass or principal
 inertia is passed as 0, which Rapier treats as infinite (inverse 0) in the principal frame, rotated frames
-included; translations (infinite mass) or all rotations (all three infinite) are also locked outright.
+included; translations (infinite mass) or all rotations (all three infinite) are also locked outright. They
+are folded into each body when it is built or re-weighed, not at Rapier's next step, since the vehicles and
+springs read them before that step.
 
 Triggers: sensors reporting enter/exit per (trigger node, other node) through ``sim.triggers``; a member of a
 compound (``nodes``) trigger reports as the compound node. Sensors see every body type (a static trigger sees
@@ -185,6 +187,8 @@ class RapierWorld:
                     solids.append((k, p, parent))
         self._add_solids(solids)
         self._add_triggers()
+        for node in self.mass_of:  # dynamic bodies, their colliders attached
+            self._assemble_mass(self.bodies[self.handle_of[node]])
 
     def _add_body(self, body: Body, frame: np.ndarray, placed: list[tuple[int, PlacedShape]],
                   density: float, plain: bool = False) -> rp.RigidBodyHandle:
@@ -230,6 +234,13 @@ class RapierWorld:
         if animated:
             self._followers.append((handle, body.node))
         return handle
+
+    def _assemble_mass(self, b: rp.RigidBody) -> None:
+        """Fold the body's additional mass properties (and its colliders') into it now. Rapier does so only
+        inside the next step, so until then a new or re-weighed body reads mass 0 and no inertia, and what
+        acts before the step reads that: a ray-cast vehicle wheel in contact at t = 0 divided by the zero
+        inverse mass (0·∞, a NaN chassis after the first step), the explicit springs skipped the first step."""
+        b.recompute_mass_properties_from_colliders(self.colliders)
 
     def _animated_body(self, node: int) -> bool:
         if self.animation is None:
@@ -516,6 +527,7 @@ class RapierWorld:
         self.mass_of[node] = new
         b.set_additional_mass_properties(_rapier_mass(new), True)
         b.locked_axes = _locks(new) or rp.LockedAxes.empty()
+        self._assemble_mass(b)  # before the next step: the vehicles and springs read it first
 
     # -- snapshots -----------------------------------------------------------------------------------
     def snapshot(self) -> tuple[bytes, int, Any, dict[int, MassProperties], Any, tuple[Any, ...]]:
