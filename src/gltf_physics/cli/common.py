@@ -120,8 +120,10 @@ def _report(e: BaseException, kwargs: dict[str, Any]) -> None:
     if isinstance(e, UsageError):
         fail(str(e))
     if gltf_error is not None and isinstance(e, gltf_error):
-        # A reader deep in a layer that never saw the path (a mesh's indices) leaves the file to the caller.
-        fail(str(e) if getattr(e, "file", None) else _named(kwargs, str(e)))
+        # A pointer into the input from a layer that never saw its path (a mesh's indices) is named after the
+        # input; an error about an output (no pointer) says which output itself.
+        named = getattr(e, "file", None) is None and getattr(e, "pointer", None) is not None
+        fail(_named(kwargs, str(e)) if named else str(e))
     if simulation_error is not None and isinstance(e, simulation_error):
         fail(_named(kwargs, str(e)))
     if isinstance(e, OSError):
