@@ -10,7 +10,9 @@ Rows (issue 10): 200 chains × 10 hinged links with hard limits, soft limits, fo
 acceleration-mode velocity drives and 3-axis ("aimed") limits; a 1,000-body pile with three materials (and
 the uniform pile it is compared with); 500 bodies in OMI point + directional gravity volumes; 50 OMI
 vehicles × 4 wheels; plain piles at N = 100 … 5,000 (20,000 with ``--big``); world build seconds at 1,000
-boxes (20,000 with ``--big``).
+boxes (20,000 with ``--big``). Rows ``posts``: the same chains as OMI files commonly write them (on a static
+post, joints on child nodes, OMI and KHR), on kinematic posts moving at 0.5 m/s, and 100 seven-joint robot arms
+with position drives on a static base, against raw multibodies with native motors.
 
 Usage: ``python bench/semantics.py [--reps 3] [--budget 1.5] [--big] [--only chains,piles,...]``.
 ``--budget`` bounds the seconds of stepping per run (at least 3 steps); ms/step is averaged over the steps run.
@@ -37,6 +39,7 @@ from gltf_physics.model import (
     Collider,
     CombineMode,
     Motion,
+    MotionType,
     PhysicsMaterial,
     PhysicsScene,
     Sphere,
@@ -55,7 +58,9 @@ G = -9.81
 
 def as_gltf(scene: PhysicsScene, nodes: list[dict], family: str = "khr") -> PhysicsScene:
     """Write ``scene`` into a glTF document over ``nodes`` and read it back, as a file would be."""
-    doc = Document(json={"asset": {"version": "2.0"}, "scenes": [{"nodes": list(range(len(nodes)))}],
+    children = {c for n in nodes for c in n.get("children", ())}
+    top = [i for i in range(len(nodes)) if i not in children]
+    doc = Document(json={"asset": {"version": "2.0"}, "scenes": [{"nodes": top}],
                          "scene": 0, "nodes": nodes}, buffers=[])
     scene.document = doc
     out, _ = write_scene(scene, doc, family)  # type: ignore[arg-type]
@@ -102,6 +107,53 @@ def chain_scene(kind: str) -> PhysicsScene:
             a, fa = (None, Pose((0.0, 0.0, 1.0 * c))) if i == 0 else (n - 1, half)
             joints.append(Joint(a, fa, n, Pose((-LINK / 2, 0.0, 0.0)), limits=limits, drives=drives))
     return as_gltf(PhysicsScene(bodies=bodies, colliders=colliders, joints=joints), nodes)
+
+
+POST_AXES = {"chain": (2,) * LINKS, "arm": (2, 1, 2, 1, 2, 1, 2)}  # hinge axis of each joint (arm: 7 joints)
+ARMS = 100
+
+
+def hinge_about(axis: int) -> tuple[JointLimit, ...]:
+    return (JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0),
+            JointLimit(angular_axes=tuple(a for a in range(3) if a != axis), min=0.0, max=0.0))
+
+
+def post_variant(kind: str, axis: int) -> tuple[tuple[JointLimit, ...], tuple[JointDrive, ...]]:
+    """``chain_variant`` about hinge ``axis``; ``arm``: a force-mode position drive (k 200, c 20) at 0.3 rad."""
+    if kind == "arm":
+        return hinge_about(axis), (JointDrive(DriveType.ANGULAR, DriveMode.FORCE, axis, position_target=0.3,
+                                              stiffness=200.0, damping=20.0),)
+    limits, drives = chain_variant(kind)
+    return limits, drives
+
+
+def post_chain_scene(kind: str, family: str, root: MotionType = MotionType.STATIC, chains: int = CHAINS,
+                     shape: str = "chain") -> PhysicsScene:
+    """Chains as OMI files commonly write them: each on a post (a ``root`` body: static, or kinematic moving
+    at 0.5 m/s along X), the joint on a child node at the −X end of each link, ``connectedNode`` an attachment
+    child at the +X end of the previous link (the post's own attachment for the first). ``shape`` "arm": 7
+    joints about Z, Y, Z, … with position drives."""
+    axes = POST_AXES[shape]
+    nodes: list[dict] = []
+    bodies, colliders, joints = [], [], []
+    for c in range(chains):
+        post = len(nodes)
+        nodes += [{"translation": [0.0, 0.0, 1.0 * c], "children": [post + 1]}, {"translation": [0.0, 0.0, 0.0]}]
+        velocity = (0.5, 0.0, 0.0) if root is MotionType.KINEMATIC else (0.0, 0.0, 0.0)
+        bodies.append(Body(post, Motion(type=root, linear_velocity=velocity)))
+        colliders.append(Collider(post, Box((0.1, 0.1, 0.1)), body=post))
+        attach, prev = post + 1, post
+        for i, axis in enumerate(axes):
+            n = len(nodes)
+            nodes += [{"translation": [LINK * (i + 0.5), 0.0, 1.0 * c], "children": [n + 1, n + 2]},
+                      {"translation": [-LINK / 2, 0.0, 0.0]}, {"translation": [LINK / 2, 0.0, 0.0]}]
+            bodies.append(Body(n, Motion(mass=1.0)))
+            colliders.append(Collider(n, Box((LINK, 0.1, 0.1)), body=n))
+            limits, drives = post_variant(kind, axis)
+            joints.append(Joint(n, Pose((-LINK / 2, 0.0, 0.0)), prev, Pose((LINK / 2, 0.0, 0.0)) if i else Pose(),
+                                limits=limits, drives=drives, node=n + 1, connected_node=attach))
+            attach, prev = n + 2, n
+    return as_gltf(PhysicsScene(bodies=bodies, colliders=colliders, joints=joints), nodes, family)
 
 
 def pile_positions(n: int) -> list[tuple[float, float, float]]:
@@ -252,6 +304,49 @@ def raw_chains(kind: str, multibody: bool = False) -> Callable[[], None]:
     return raw_stepper(w)
 
 
+def raw_post_chains(kind: str, root: str = "fixed", multibody: bool = True, chains: int = CHAINS,
+                    shape: str = "chain") -> Callable[[], None]:
+    """``post_chain_scene`` in raw rapier3d: a post body (fixed, or kinematic at 0.5 m/s) with its collider per
+    chain, links on multibody (or impulse) joints with native limits and motors (a soft limit: a position
+    motor toward the range, the nearest native form)."""
+    w = raw_world()
+    joints = w.multibody_joints if multibody else w.impulse_joints
+    axes = POST_AXES[shape]
+    ang = (rp.JointAxis.ANG_X, rp.JointAxis.ANG_Y, rp.JointAxis.ANG_Z)
+    masks = (rp.JointAxesMask.ANG_X, rp.JointAxesMask.ANG_Y, rp.JointAxesMask.ANG_Z)
+    for c in range(chains):
+        post = (rp.RigidBody.kinematic_velocity_based().linvel((0.5, 0.0, 0.0)) if root == "kinematic"
+                else rp.RigidBody.fixed())
+        prev = w.add_body(post.translation((0.0, 0.0, 1.0 * c)), [rp.Collider.cuboid(0.05, 0.05, 0.05)])
+        for i, axis in enumerate(axes):
+            h = w.add_body(rp.RigidBody.dynamic().translation((LINK * (i + 0.5), 0.0, 1.0 * c)),
+                           [rp.Collider.cuboid(LINK / 2, 0.05, 0.05).mass(1.0)])
+            locks = rp.JointAxesMask.LIN_AXES
+            for a in range(3):
+                if a != axis:
+                    locks = locks | masks[a]
+            b = rp.GenericJointBuilder(locks)
+            free = ang[axis]
+            if kind == "hard":
+                b = b.limits(free, -1.0, 1.0)
+            elif kind == "soft":
+                b = b.motor_position(free, 0.0, 50.0, 1.0)
+            elif kind == "drive-force":
+                b = b.motor_model(free, rp.MotorModel.FORCE_BASED).motor_position(free, 0.3, 100.0, 5.0)
+            elif kind == "drive-accel":
+                b = b.motor_model(free, rp.MotorModel.ACCELERATION_BASED).motor_velocity(free, 1.0, 10.0)
+            elif kind == "arm":
+                b = b.motor_model(free, rp.MotorModel.FORCE_BASED).motor_position(free, 0.3, 200.0, 20.0)
+            anchor = (0.0, 0.0, 0.0) if i == 0 else (LINK / 2, 0.0, 0.0)
+            b = b.local_anchor1(anchor).local_anchor2((-LINK / 2, 0.0, 0.0)).contacts_enabled(False)
+            handle = joints.insert(prev, h, b.build(), True)
+            if multibody and handle is not None:
+                mb = joints.get(handle)[0]
+                mb.set_damping([0.0] * mb.ndofs)  # as ours: no joint damping the specs do not have
+            prev = h
+    return raw_stepper(w)
+
+
 def point_and_directional(p: np.ndarray) -> np.ndarray:
     """Acceleration of the benchmark's gravity volumes at points ``p`` (N, 3)."""
     r = np.linalg.norm(p, axis=1, keepdims=True)
@@ -369,16 +464,44 @@ def measure_build(n: int, reps: int) -> Row:
     return row
 
 
+def post_rows(reps: int, steps: int, budget: float) -> None:
+    """Chains on a static post (child-node layout), on a kinematic moving post, and 7-joint arms with position
+    drives on a static base, OMI and KHR, against raw multibodies with motors (the "raw native" column: raw
+    impulse joints; for a kinematic root Rapier's multibody root does not move, so raw impulse joints are the
+    like-for-like column there)."""
+    for family in ("omi", "khr"):
+        for kind, label in (("hard", "hard limits"), ("soft", "soft limits"),
+                            ("drive-force", "drives: position target, force mode"),
+                            ("drive-accel", "drives: velocity target, acceleration mode"),
+                            ("aimed", "3-axis angular (aimed) limits")):
+            if kind == "aimed":
+                continue  # a ball with a total-rotation limit has no multibody form (no child-node variant)
+            measure(f"{family.upper()} {CHAINS} chains × {LINKS} links on static posts (child nodes), {label}",
+                    lambda k=kind, f=family: post_chain_scene(k, f), lambda k=kind: raw_post_chains(k, multibody=False),
+                    reps, steps, budget, lambda k=kind: raw_post_chains(k))
+        for kind, label in (("hard", "hard limits"), ("drive-force", "drives: position target, force mode")):
+            moving = "moving at 0.5 m/s" if family == "khr" else "OMI kinematic: still without an animation"
+            measure(f"{family.upper()} {CHAINS} chains × {LINKS} links on kinematic posts ({moving}), {label}",
+                    lambda k=kind, f=family: post_chain_scene(k, f, MotionType.KINEMATIC),
+                    lambda k=kind: raw_post_chains(k, "kinematic", multibody=False), reps, steps, budget,
+                    lambda k=kind: raw_post_chains(k, "kinematic"))
+        measure(f"{family.upper()} {ARMS} robot arms × 7 joints, position drives, static base",
+                lambda f=family: post_chain_scene("arm", f, chains=ARMS, shape="arm"),
+                lambda: raw_post_chains("arm", multibody=False, chains=ARMS, shape="arm"), reps, steps, budget,
+                lambda: raw_post_chains("arm", chains=ARMS, shape="arm"))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--budget", type=float, default=1.0, help="seconds of stepping per run (≥ 3 steps)")
     ap.add_argument("--steps", type=int, default=60)
     ap.add_argument("--big", action="store_true", help="also the 20,000-box pile and its build")
-    ap.add_argument("--only", default="", help="comma list of groups: chains,materials,gravity,vehicles,piles,build")
+    ap.add_argument("--only", default="",
+                    help="comma list of groups: chains,posts,materials,gravity,vehicles,piles,build")
     args = ap.parse_args()
-    groups = set(args.only.split(",")) if args.only else {"chains", "materials", "gravity", "vehicles", "piles",
-                                                           "build"}
+    groups = set(args.only.split(",")) if args.only else {"chains", "posts", "materials", "gravity", "vehicles",
+                                                           "piles", "build"}
     reps, steps, budget = max(3, args.reps), args.steps, args.budget
     print("| scene | gltf-physics | raw native (impulse joints) | ratio | raw multibody (ratio) |\n|-|-|-|-|-|",
           flush=True)
@@ -395,6 +518,8 @@ def main() -> None:
             measure(f"{CHAINS} chains × {LINKS} links, hard limits, World(articulations=False)",
                     lambda: chain_scene("hard"), lambda: raw_chains("hard"), reps, steps, budget,
                     lambda: raw_chains("hard", multibody=True), articulations=False)
+    if "posts" in groups:
+        post_rows(reps, steps, budget)
     if "materials" in groups:
         uniform = measure("1,000-box pile, one material", lambda: pile_scene(1000), lambda: raw_pile(1000),
                           reps, steps, budget)

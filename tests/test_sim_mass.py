@@ -172,11 +172,11 @@ def test_convex_and_closed_trimesh_of_a_cube_mesh():
         assert mp.inertia_diagonal == pytest.approx((1000 / 6,) * 3)
 
 
-def test_open_trimesh_and_plane_have_no_volume():
+def test_open_trimesh_weighs_as_its_bounds_and_a_plane_has_no_volume():
     tris = convex_hull(CUBE_V)[:-1]  # one triangle missing: open
     assert not is_closed(CUBE_V, tris)
     mp = one_shape(MeshShape(convex=False, mesh=0), Motion(mass=3.0), mesh_source=lambda s: (CUBE_V, tris))
-    assert (mp.mass, mp.inertia_diagonal) == (3.0, (0.5, 0.5, 0.5))  # 1 m cube of 3 kg fallback: m/6
+    assert (mp.mass, mp.inertia_diagonal) == (3.0, (0.5, 0.5, 0.5))  # its bounds: the 1 m cube, m/6
     assert one_shape(Plane(), Motion(mass=2.0)).mass == 2.0
 
 

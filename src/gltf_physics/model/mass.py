@@ -14,7 +14,9 @@ parts are summed with the parallel-axis theorem, then the file's explicit values
 
 Mesh shapes: ``convex`` uses the convex hull of the mesh vertices (own incremental hull, :func:`convex_hull`);
 ``trimesh`` counts as a solid only when the mesh is closed and consistently oriented after welding coincident
-vertices, else it has no volume. Planes have no mass.
+vertices; an open one encloses no volume, and weighs as the solid box of its bounds in the parent frame (the
+reading of the spec author's reference, Havok: the spec derives mass from volume at a density in kg/m³, and the
+bounds are the volume the surface occupies; a flat one has none). Planes have no mass.
 """
 
 from __future__ import annotations
@@ -254,8 +256,20 @@ def placed_mass(p: PlacedShape) -> Part:
         tris = convex_hull(p.points)
         return mesh_mass(p.points, tris) if len(tris) else _zero()
     if p.kind == "trimesh":
-        return mesh_mass(p.points, p.triangles) if is_closed(p.points, p.triangles) else _zero()
+        return mesh_mass(p.points, p.triangles) if is_closed(p.points, p.triangles) else bounds_mass(p.points)
     return _zero()  # plane
+
+
+def bounds_mass(points: np.ndarray) -> Part:
+    """Volume, centre and inertia per unit density of the solid axis-aligned box bounding ``points``."""
+    if points is None or len(points) == 0:
+        return _zero()
+    lo, hi = np.min(points, axis=0), np.max(points, axis=0)
+    a, b, c = (hi - lo).tolist()
+    v = a * b * c
+    if not v > 0:
+        return _zero()
+    return float(v), (lo + hi) / 2, np.diag([b * b + c * c, a * a + c * c, a * a + b * b]) * v / 12
 
 
 def _zero() -> Part:

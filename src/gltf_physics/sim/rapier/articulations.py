@@ -10,9 +10,11 @@ and drives act on the joint coordinate with the articulated inertia and need no 
   ``ACCELERATION_BASED``; ``maxForce``) — value = stiffness·(positionTarget − pos) + damping·(velocityTarget −
   vel), no positionTarget ⇒ no stiffness term, positionTarget without velocityTarget ⇒ 0 (D-11);
 - at most one free angular axis, or three free angular axes with no angular limit or drive (a ball);
-- body B is dynamic and not already a child link; body A is dynamic (it becomes the parent link) or a
-  fixed body; the world (``rw.ground``) becomes a fixed root body of its own per articulation, so separate
-  chains stay separate multibodies (Rapier's multibody solve is dense in its degrees of freedom);
+- body B is dynamic and not already a child link; body A is dynamic (it becomes the parent link) or the
+  world (``rw.ground``) or a fixed body, which gives each joint hanging from it a fixed root body of its own at
+  its pose (:func:`fixed_root`), so separate chains stay separate multibodies (Rapier's multibody solve is
+  dense in its degrees of freedom), and an empty contact-free impulse joint to the fixed body where the joint
+  keeps their colliders apart (:func:`exclude_contacts`, JOINT-9);
 - joining the two would not close a loop (a loop's closing joint stays an impulse joint).
 
 - a soft limit (finite stiffness) on one free axis, not shared with a drive: a force-based motor toward the
@@ -152,12 +154,27 @@ def attachable(rw: Any, parent: Any, child: Any) -> bool:
     return not (lc is not None and lp is not None and lc.multibody == lp.multibody)
 
 
-def new_root(rw: Any) -> Any:
-    """A fixed body at the world origin to root one articulation hanging from the world."""
+def fixed_root(rw: Any, anchor: Any) -> Any:
+    """A fixed body without colliders at the pose of ``anchor`` (the world's ground or a fixed body) rooting one
+    structure that hangs from it: each structure stays a multibody of its own, since Rapier's multibody solve
+    is dense in its degrees of freedom (measured: 20 chains × 10 links hanging from one static body as one
+    multibody, 741 ms a step; 40 chains, 4.3 s)."""
+    iso = rw.bodies[anchor].position
+    pose = (tuple(iso.translation.to_tuple()), tuple(iso.rotation.to_tuple()))
     add = getattr(rw, "add_fixed_root", None)
     if add is not None:
-        return add()
-    return rw.bodies.insert(r.RigidBody.fixed())
+        return add(pose)
+    return rw.bodies.insert(r.RigidBody.fixed().position(pose))
+
+
+def exclude_contacts(rw: Any, anchor: Any, child: Any, enable_collision: bool) -> list[Any]:
+    """An impulse joint with no rows and contacts disabled between the fixed ``anchor`` and the link, when the
+    joint keeps them apart (JOINT-9) and the anchor has colliders: the link hangs from a root of its own
+    (:func:`fixed_root`), so the multibody joint no longer names the anchor. Returns its handle, if any."""
+    if enable_collision or not rw.bodies[anchor].colliders:
+        return []
+    joint = r.GenericJointBuilder(r.JointAxesMask.empty()).contacts_enabled(False).build()
+    return [rw.impulse_joints.insert(anchor, child, joint, True)]
 
 
 def set_drive(rw: Any, handle: Any, p: Plan, joint: Joint, index: int) -> None:
@@ -291,3 +308,121 @@ def _free_rank(p: Plan, kind: str, a: int) -> int:
     angular x, y, z, locked ones skipped)."""
     order = [("linear", i) for i in range(3)] + [("angular", i) for i in range(3)]
     return [key for key in order if key not in p.locked].index((kind, a))
+
+
+# ---------------------------------------------------------------------------------------------- trees
+
+
+@dataclass
+class TreePlan:
+    """Which joints go on multibody links, and which of them are built from their other side."""
+
+    joints: list[Joint]  # the joints as they are built (a flipped one is ``portable_joints.swapped``)
+    flipped: set[int]  # indices built from side B
+    allowed: set[int]  # indices that go on multibody links
+
+
+def plan_trees(joints: list[Joint], ends: list[tuple[Any, Any] | None], dynamic: Any, kinematic: Any,
+               fits: Any, swap_is_exact: Any, swapped: Any) -> TreePlan:
+    """Orient every joint structure that is a tree from its root down, whatever side of each joint the file
+    put its joint node on, and pick the structures that go on multibodies.
+
+    ``ends[i]``: the Rapier bodies of joint i's sides A and B (None: ignored); ``dynamic(h)``/``kinematic(h)``
+    the body's type; ``fits(joint, a, b)``: whether the joint, built with A = a and B = b, is native on a
+    multibody link and can start from the bodies' present state; ``swap_is_exact``/``swapped``: the exact
+    side swap (``portable_joints``).
+
+    A structure is the dynamic bodies linked by joints between two of them, plus its joints to fixed and
+    kinematic bodies (each such joint its own anchor: the world and a static body are split per joint). It
+    goes on multibodies when it is a tree with at most one anchor — rooted at the anchor's fixed body, else
+    (a free structure) at the body no joint hangs from side B of, else its first body — and every joint,
+    oriented parent → child by a walk from the root (side A the parent; a joint given the other way round is
+    swapped when the swap is exact), fits. A kinematic anchor keeps the structure on impulse joints: a
+    multibody's non-dynamic root does not follow its body's motion (measured, rapier3d 0.36: the root and
+    every link stay where they were built). Loops, a second anchor and a joint that does not fit keep the
+    whole structure on impulse joints (measured, an impulse joint on a multibody link placed away from
+    coordinate 0 saw stale link state on the first step and threw a loop-closed chain apart).
+    """
+    out = list(joints)
+    flipped: set[int] = set()
+    allowed: set[int] = set()
+    union: dict[Any, Any] = {}
+
+    def find(h: Any) -> Any:
+        while union.get(h, h) != h:
+            h = union[h]
+        return h
+
+    for e in ends:
+        if e is None:
+            continue
+        dyn = [h for h in e if dynamic(h)]
+        for h in dyn:
+            union.setdefault(h, h)
+        if len(dyn) == 2 and find(dyn[0]) != find(dyn[1]):
+            union[find(dyn[0])] = find(dyn[1])
+    members: dict[Any, list[int]] = {}
+    for i, e in enumerate(ends):
+        if e is not None and any(dynamic(h) for h in e):
+            members.setdefault(find(next(h for h in e if dynamic(h))), []).append(i)
+    for indices in members.values():
+        oriented = _orient(indices, [ends[i] for i in indices], dynamic, kinematic)  # type: ignore[misc]
+        if oriented is None:
+            continue
+        chosen: dict[int, tuple[Joint, bool]] = {}
+        for i, flip in oriented.items():
+            j = joints[i]
+            if flip:
+                if not swap_is_exact(j):
+                    break
+                j = swapped(j)
+            a, b = ends[i][::-1] if flip else ends[i]  # type: ignore[index]
+            if not fits(j, a, b):
+                break
+            chosen[i] = (j, flip)
+        else:
+            for i, (j, flip) in chosen.items():
+                out[i] = j
+                if flip:
+                    flipped.add(i)
+                allowed.add(i)
+    return TreePlan(out, flipped, allowed)
+
+
+def _orient(indices: list[int], ends: list[tuple[Any, Any]], dynamic: Any, kinematic: Any) -> dict[int, bool] | None:
+    """{joint index: whether it must be flipped} for one structure, or None when it is no single-rooted tree."""
+    end_of = dict(zip(indices, ends, strict=True))
+    bodies: set[Any] = set()
+    anchors: list[tuple[int, Any]] = []  # (joint index, its dynamic end)
+    adjacent: dict[Any, list[tuple[int, Any]]] = {}
+    for i, (a, b) in zip(indices, ends, strict=True):
+        da, db = dynamic(a), dynamic(b)
+        bodies.update(h for h in (a, b) if dynamic(h))
+        if da and db:
+            adjacent.setdefault(a, []).append((i, b))
+            adjacent.setdefault(b, []).append((i, a))
+        else:
+            if kinematic(b if da else a):
+                return None
+            anchors.append((i, a if da else b))
+    links = sum(len(v) for v in adjacent.values()) // 2
+    if len(anchors) > 1 or links != len(bodies) - 1:
+        return None  # a loop (through the world, or among the bodies)
+    flips: dict[int, bool] = {}
+    if anchors:
+        i, root = anchors[0]
+        flips[i] = dynamic(end_of[i][0])  # side A must be the anchor
+    else:
+        b_sides = {b for (a, b) in ends if dynamic(a) and dynamic(b)}
+        free = [h for (a, b) in ends for h in (a, b) if h not in b_sides]
+        root = free[0] if free else ends[0][0]
+    seen, todo = {root}, [root]
+    while todo:
+        parent = todo.pop()
+        for i, child in adjacent.get(parent, ()):
+            if child in seen:
+                continue
+            seen.add(child)
+            todo.append(child)
+            flips[i] = end_of[i][0] != parent
+    return flips if len(seen) == len(bodies) else None

@@ -65,6 +65,7 @@ from ..animation import AnimationSchedule
 from ..errors import SimulationError
 from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
+from . import link_contacts
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
 from .controllers import build_controllers, controller_of, set_controlled
 from .gravity import GravityVolumes
@@ -130,6 +131,9 @@ class RapierWorld:
         self._stale = True  # the next read reads every body
         self._read_at = -1  # substep_count at the last read_poses
         self.joints = build_joints(self, scene, articulations)
+        # contacts no multibody joint coordinate can act on are dropped (link_contacts)
+        self.hooks = link_contacts.install(self, self.joints, self.hooks)
+        self.world.physics_hooks = self.hooks
         self.controllers = build_controllers(self, scene)  # gravity volumes, thrusters, vehicles
 
     # -- the joint interface -------------------------------------------------------------------------
@@ -149,9 +153,10 @@ class RapierWorld:
     def multibody_joints(self) -> rp.MultibodyJointSet:
         return self.world.multibody_joints
 
-    def add_fixed_root(self) -> rp.RigidBodyHandle:
-        """A fixed body at the origin (no colliders) rooting one articulation that hangs from the world."""
-        return self.world.add_body(rp.RigidBody.fixed())
+    def add_fixed_root(self, pose: Any = None) -> rp.RigidBodyHandle:
+        """A fixed body (no colliders) at ``pose`` ((translation, xyzw rotation); the origin when None) rooting one
+        articulation that hangs from the world or a fixed body."""
+        return self.world.add_body(rp.RigidBody.fixed() if pose is None else rp.RigidBody.fixed().position(pose))
 
     def world_pose(self, node: int) -> tuple[np.ndarray, np.ndarray]:
         """Initial world translation (3,) and xyzw rotation (4,) of ``node``, scale removed."""

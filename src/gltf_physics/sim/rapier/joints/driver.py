@@ -24,7 +24,7 @@ from .. import articulations
 from .aimed import _aim, _AimedBatch
 from .common import _Built, _data, _frame_world
 from .edits import apply_edit
-from .multibody import _articulate, _child_on_b, _tree_joints
+from .multibody import _articulate, _child_on_b, _plan_trees
 from .rows import _add_aimed, _add_limit, _add_part, _side, _split
 from .springs import _drive_spring, _live, _spring_step
 
@@ -36,14 +36,15 @@ class JointDriver:
         self.rw = rw
         self.articulate = articulate  # trees of native joints go on multibodies (articulations.py)
         self._roots: dict[int, Any] = {}  # joint index → the fixed root body made for it (reused on rebuild)
-        self.allowed: set[int] | None = None  # joints of whole trees (_tree_joints); None: any eligible one
-        self.flipped: set[int] = set()  # joints built from their other side (_child_on_b)
+        self.allowed: set[int] | None = None  # joints of whole trees (_plan_trees); None: any eligible one
+        self.flipped: set[int] = set()  # joints built from their other side (_plan_trees, _child_on_b)
         self.soft = articulations.SoftLimits()  # soft limits of multibody links
         self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
         self.notes: list[str] = []
         self._needy: list[_Built] | None = None  # joints with per-step work; None: recompute
         self._bulk: _AimedBatch | None = None  # angular aimed rows of spring-free joints (vectorised)
         self._bulk_ids: set[int] = set()
+        self.version = 0  # counts joint (re)builds: link_contacts re-reads the multibody links when it moves
 
     def handles(self, joint_index: int) -> list[Any]:
         """The Rapier joint handles of model joint ``joint_index`` (empty when it was ignored)."""
@@ -115,6 +116,7 @@ class JointDriver:
 
     def _add(self, index: int, joint: Joint) -> None:
         self._needy = None
+        self.version += 1
         if joint.body_a is None and joint.body_b is None:
             self.notes.append(f"joint {index}: neither side has a body; ignored")
             return
@@ -145,10 +147,11 @@ def build_joints(rw: Any, scene: PhysicsScene, articulate: bool = True) -> Joint
     driver = JointDriver(rw, articulate)
     joints = list(scene.joints)
     if articulate:
-        joints = [_child_on_b(rw, j) for j in joints]
+        trees = _plan_trees(rw, joints)
+        joints = [trees.joints[i] if i in trees.allowed else _child_on_b(rw, j) for i, j in enumerate(joints)]
         driver.flipped = {i for i, (given, used) in enumerate(zip(scene.joints, joints, strict=True))
                           if given is not used}
-        driver.allowed = _tree_joints(rw, joints)
+        driver.allowed = trees.allowed
     for index, joint in enumerate(joints):
         driver._add(index, joint)
     return driver

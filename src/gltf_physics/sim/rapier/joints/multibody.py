@@ -1,9 +1,9 @@
 """Joint trees on Rapier's multibody links (``articulations.py`` builds the links).
 
 Joints of a whole tree whose rows are all native on Rapier's multibody links go there instead of impulse joints
-(limits, soft limits and drives on the joint coordinate with the articulated inertia): :func:`_tree_joints` picks
-them, :func:`_child_on_b` turns a world-anchored joint to hang from its fixed side, :func:`_articulate` inserts
-one link. ``JointDriver(articulate=False)`` turns it off.
+(limits, soft limits and drives on the joint coordinate with the articulated inertia): :func:`_plan_trees` picks
+and orients them (``articulations.plan_trees``), :func:`_child_on_b` turns a world-anchored joint to hang from its
+fixed side where no tree takes it, :func:`_articulate` inserts one link. ``JointDriver(articulate=False)`` turns it off.
 """
 
 from __future__ import annotations
@@ -38,51 +38,28 @@ def _link_coords(rw: Any, b: _Built, p: Any) -> list[float] | None:
     return [_measure(k, (a,), fa, fb)[0] for k, a in free]
 
 
-def _tree_joints(rw: Any, joints: list[Joint]) -> set[int]:
-    """Indices of the joints that may go on multibodies: those of every connected structure (bodies linked
-    by joints; the world and fixed bodies split per joint) whose joints are all native on a multibody link
-    and whose parent links (side A) form a forest. A structure with a loop or with any other joint stays on
-    impulse joints as a whole: measured, an impulse joint on a multibody link placed away from coordinate 0
-    saw stale link state on the first step (rapier3d 0.36) and threw a loop-closed chain apart."""
-    parent_of: dict[Any, Any] = {}
-    ok: dict[int, bool] = {}
-    union: dict[Any, Any] = {}
+def _plan_trees(rw: Any, joints: list[Joint]) -> articulations.TreePlan:
+    """``articulations.plan_trees`` over this world's bodies: each joint's two Rapier bodies, and whether a
+    joint built with given sides fits a multibody link (native there and able to start from the present
+    state, ``_link_coords``)."""
+    def sides(j: Joint) -> tuple[Any, Any]:
+        return (_side(rw, j.body_a, j.frame_a, j.node if j.node >= 0 else None),
+                _side(rw, j.body_b, j.frame_b, j.connected_node))
 
-    def find(h: Any) -> Any:
-        while union.get(h, h) != h:
-            h = union[h]
-        return h
+    ends: list[tuple[Any, Any] | None] = []
+    for j in joints:
+        a, b = sides(j) if j.body_a is not None or j.body_b is not None else (None, None)
+        ends.append(None if a is None or b is None or a.handle == b.handle else (a.handle, b.handle))
 
-    sides: dict[int, tuple[Any, Any]] = {}
-    for index, joint in enumerate(joints):
-        if joint.body_a is None and joint.body_b is None:
-            continue
-        a = _side(rw, joint.body_a, joint.frame_a, joint.node if joint.node >= 0 else None)
-        b = _side(rw, joint.body_b, joint.frame_b, joint.connected_node)
-        if a.handle == b.handle:
-            continue
-        dyn = [h for h in (a.handle, b.handle) if rw.bodies[h].is_dynamic]
-        for h in dyn:
-            union.setdefault(h, h)
-        if len(dyn) == 2:
-            union[find(dyn[0])] = find(dyn[1])
-        p = articulations.plan(joint)
-        good = (p is not None and rw.bodies[b.handle].is_dynamic and not rw.bodies[a.handle].is_kinematic
-                and b.handle not in parent_of and _link_coords(rw, _Built(joint, a, b), p) is not None)
-        if good:
-            parent_of[b.handle] = a.handle if rw.bodies[a.handle].is_dynamic else None
-        ok[index] = good
-        sides[index] = (a.handle, b.handle)
-    bad_roots = {find(h) for i, good in ok.items() if not good
-                 for h in sides[i] if rw.bodies[h].is_dynamic}
-    for start in parent_of:  # a cycle of parents is a loop
-        seen, h = set(), start
-        while h is not None and h not in seen:
-            seen.add(h)
-            h = parent_of.get(h)
-        if h is not None:
-            bad_roots.add(find(start))
-    return {i for i, good in ok.items() if good and find(sides[i][1]) not in bad_roots}
+    def fits(j: Joint, _a: Any, b_handle: Any) -> bool:
+        p = articulations.plan(j)
+        if p is None or not rw.bodies[b_handle].is_dynamic:
+            return False
+        return _link_coords(rw, _Built(j, *sides(j)), p) is not None
+
+    bodies = rw.bodies
+    return articulations.plan_trees(joints, ends, lambda h: bodies[h].is_dynamic, lambda h: bodies[h].is_kinematic,
+                                    fits, portable_joints.swap_is_exact, portable_joints.swapped)
 
 
 def _child_on_b(rw: Any, j: Joint) -> Joint:
@@ -109,12 +86,15 @@ def _articulate(driver: Any, index: int, built: _Built) -> bool:
     if p is None:
         return False
     rw, parent, child = driver.rw, built.a.handle, built.b.handle
-    if parent == rw.ground:  # the world: a fixed root of its own (the ground's frame is the world's)
+    anchor = None
+    if rw.bodies[parent].is_kinematic:
+        return False
+    if not rw.bodies[parent].is_dynamic:  # the world or a fixed body: a fixed root of its own at its pose
         if not articulations.attachable(rw, None, child):
             return False
         if index not in driver._roots:
-            driver._roots[index] = articulations.new_root(rw)
-        parent = driver._roots[index]
+            driver._roots[index] = articulations.fixed_root(rw, parent)
+        anchor, parent = parent, driver._roots[index]
     elif not articulations.attachable(rw, parent, child):
         return False
     coords = _link_coords(rw, built, p)
@@ -124,6 +104,8 @@ def _articulate(driver: Any, index: int, built: _Built) -> bool:
         parent, child, articulations.build(p, built.joint, _iso(built.a.frame), _iso(built.b.frame)), True)
     if handle is None:
         return False
+    if anchor is not None:  # JOINT-9 between the link and the fixed body's own colliders
+        built.parts += articulations.exclude_contacts(rw, anchor, child, built.joint.enable_collision)
     articulations.place(rw, handle, coords)
     built.multibody, built.plan = handle, p
     driver.soft.add(handle, p)
