@@ -78,10 +78,8 @@ def _collider_points(doc: gp.Document, scene: Any, body: int, world0: list[np.nd
     for c in scene.colliders:
         if c.body != body:
             continue
-        if isinstance(c.shape, MeshShape):
-            p = mesh_triangles(doc, c.shape.mesh)[0]
-        else:
-            p = shape_points(c.shape, 48)
+        mesh = isinstance(c.shape, MeshShape)
+        p = mesh_triangles(doc, c.shape.mesh)[0] if mesh else shape_points(c.shape, 48)  # type: ignore[union-attr]
         rel = inv @ world0[c.node]
         out.append(p @ rel[:3, :3].T + rel[:3, 3])
     return np.concatenate(out)

@@ -9,15 +9,14 @@ import pytest
 
 pytest.importorskip("trimesh", reason="the [author] extra (trimesh) is not installed")
 
-from author_meshes import box, revolve, torus  # noqa: E402
-
-from gltf_physics.author.fit import fit_box, fit_capsule, fit_cylinder, fit_sphere  # noqa: E402
-from gltf_physics.author.hull import convex_hull, hull_triangles  # noqa: E402
-from gltf_physics.author.measure import measure, primitive_mesh  # noqa: E402
-from gltf_physics.gltf.transforms import quat_to_matrix  # noqa: E402
-from gltf_physics.model import Box, Capsule, Cylinder, Sphere  # noqa: E402
-from gltf_physics.model.mass import convex_hull as python_hull  # noqa: E402
-from gltf_physics.model.mass import mesh_mass  # noqa: E402
+from author_meshes import box, revolve, torus
+from gltf_physics.author.fit import fit_box, fit_capsule, fit_cylinder, fit_sphere
+from gltf_physics.author.hull import convex_hull, hull_triangles
+from gltf_physics.author.measure import measure, primitive_mesh
+from gltf_physics.gltf.transforms import quat_to_matrix
+from gltf_physics.model import Box, Capsule, Cylinder, Sphere
+from gltf_physics.model.mass import convex_hull as python_hull
+from gltf_physics.model.mass import mesh_mass
 
 TILT = quat_to_matrix(np.array([0.3, -0.2, 0.4, 0.84]) / np.linalg.norm([0.3, -0.2, 0.4, 0.84]))
 
