@@ -59,10 +59,22 @@ def torus(major: float = 0.4, minor: float = 0.12, segments: int = 24, sides: in
 
 
 def l_shape(size: float = 1.0, thickness: float = 0.3) -> Mesh:
-    """Two boxes meeting in an L (a concave solid, as one mesh of two closed boxes)."""
-    a = box(size, thickness, thickness, (0, 0, 0))
-    b = box(thickness, size, thickness, (-(size - thickness) / 2, (size + thickness) / 2, 0))
-    return np.concatenate([a[0], b[0]]), np.concatenate([a[1], b[1] + 8])
+    """An L-shaped prism (a concave solid): the L polygon in the XY plane, extruded by ``thickness`` along Z."""
+    outline = [(0, 0), (size, 0), (size, thickness), (thickness, thickness), (thickness, size), (0, size)]
+    n = len(outline)
+    v = np.array([[x, y, z] for z in (-thickness / 2, thickness / 2) for x, y in outline], dtype=float)
+    v -= [size / 2, size / 2, 0]
+    back = [[0, k + 1, k] for k in range(1, n - 1)]  # a fan from the corner (it sees every vertex of the L)
+    front = [[n, n + k, n + k + 1] for k in range(1, n - 1)]
+    sides = [t for k in range(n) for t in ([k, (k + 1) % n, n + (k + 1) % n], [k, n + (k + 1) % n, n + k])]
+    return v, _outward_faces(v, np.array(back + front + sides))
+
+
+def _outward_faces(v: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Wind every triangle like the first side of the closed surface: flip all if the volume came out negative."""
+    a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
+    volume = np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6
+    return t if volume > 0 else t[:, [0, 2, 1]]
 
 
 def mug(radius: float = 0.4, height: float = 0.9, wall: float = 0.06, segments: int = 32) -> Mesh:
