@@ -240,3 +240,17 @@ def test_capsule_request_fits_a_capsule() -> None:
     (collider,) = gp.read_scene(_build(doc, ("collider", None, "capsule"), ("body", None, "dynamic")).document
                                 ).colliders
     assert isinstance(collider.shape, Capsule) and collider.shape.radius_bottom == pytest.approx(1.0, rel=1e-3)
+
+
+def test_a_flat_mesh_is_a_static_triangle_mesh_and_cannot_be_a_moving_body() -> None:
+    quad = (np.array([[-1.0, 0, -1], [1, 0, -1], [1, 0, 1], [-1, 0, 1]]), np.array([[0, 2, 1], [0, 3, 2]]))
+    doc = _doc([("Floor", quad), ("Crate", box(1, 1, 1))],
+               [{"name": "Floor", "mesh": 0}, {"name": "Crate", "mesh": 1, "translation": [0, 2, 0]}])
+    result = _build(doc, ("body", "Crate", "dynamic"), ("collider", "*", "auto"))
+    scene = gp.read_scene(result.document)
+    assert [(c.node, c.body, c.shape) for c in scene.colliders] == [
+        (0, None, MeshShape(convex=False, mesh=0)), (1, 1, Box(size=pytest.approx((1, 1, 1))))]
+    from gltf_physics.author import AuthorError
+
+    with pytest.raises(AuthorError, match=r"mesh 0 \(Floor\) is flat or empty: it has no volume for a auto"):
+        _build(doc, ("body", "Floor", "dynamic"))

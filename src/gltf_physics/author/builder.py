@@ -262,8 +262,12 @@ class _Run:
     def _fit(self, mesh: int, shape: str, moving: bool) -> _Made:
         vertices, triangles = mesh_triangles(self.view(), mesh)
         hull = convex_hull(vertices)
-        if hull is None:
-            raise AuthorError(f"mesh {mesh} is flat or empty: it has no volume to fit a collider around")
+        if hull is None:  # a flat mesh (a floor quad, a sign): only its triangles can collide
+            if shape in ("auto", "mesh") and not moving and len(triangles):
+                return _Made("trimesh", [(MeshShape(convex=False, mesh=mesh), None)], None,
+                             Fitness(None, 0.0, None, 0.0, 0.0))
+            raise AuthorError(f"mesh {mesh} ({self._mesh_name(mesh)}) is flat or empty: it has no volume for a "
+                              f"{shape} collider" + ("" if moving else "; give it --collider mesh"))
         if shape == "auto":
             return self._auto(mesh, vertices, triangles, hull, moving)
         if shape in PRIMITIVES:
