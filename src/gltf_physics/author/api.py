@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from ..gltf.document import Document
@@ -16,19 +16,20 @@ def add_physics(doc: Document, *, to: Literal["khr", "omi"] = "khr",
                 mass: float | None = None, density: float | None = None,
                 friction: tuple[float, float] | None = None, restitution: float | None = None,
                 conventions: Which = "auto", joints: Iterable[tuple[str, str, str]] = (),
-                decomposition: Settings | None = None) -> AddResult:
+                decomposition: Settings | None = None, progress: Callable[[str], None] | None = None) -> AddResult:
     """``doc`` with bodies and colliders added, in the newest ``to`` form, and the fit report.
 
     ``bodies``: (kind, selector or None) pairs; ``colliders``: (shape, selector or None) pairs; with neither,
     every root node with a mesh below it becomes a dynamic body with ``auto`` colliders (unless the node names
     follow a convention). ``mass`` (kg, each new body) or ``density`` (kg/m³ over the colliders' volume).
+    ``progress``: called with a line before each step that can take long (a decomposition).
 
     Example:
         >>> result = add_physics(gp.load("Duck.gltf"), colliders=[("hull", None)])
         >>> result.colliders[0].shape, round(result.colliders[0].fitness.volume_ratio, 3)
         ('convex', 1.0)
     """
-    b = Builder(doc, decomposition=decomposition, conventions=conventions)
+    b = Builder(doc, decomposition=decomposition, conventions=conventions, progress=progress)
     for kind, selector in bodies:
         b.body(selector, kind, mass)
     if mass is not None and not bodies:

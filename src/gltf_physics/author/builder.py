@@ -15,6 +15,7 @@ decomposition, and on a static one the triangle mesh itself.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -100,8 +101,9 @@ class Builder:
     """
 
     def __init__(self, doc: Document, *, decomposition: Settings | None = None, conventions: naming.Which = "auto",
-                 measure_fit: bool = True) -> None:
+                 measure_fit: bool = True, progress: Callable[[str], None] | None = None) -> None:
         self.doc = doc
+        self.progress = progress  # told before each step that can take long (a decomposition)
         self.settings = decomposition or Settings()
         self.which: naming.Which = conventions
         self.measure_fit = measure_fit
@@ -311,6 +313,10 @@ class _Run:
         return _Made("convex", [(shape, None)], hull.volume, fitness)
 
     def _decompose(self, mesh: int, vertices: np.ndarray, triangles: np.ndarray, hull: Hull) -> _Made:
+        if self.b.progress is not None:
+            s = self.b.settings
+            self.b.progress(f"decomposing mesh {mesh} ({self._mesh_name(mesh)}, {len(triangles)} triangles) with "
+                            f"CoACD: threshold {s.threshold}, seed {s.seed}, {s.mcts_iterations} MCTS iterations")
         hulls = [h for h in (convex_hull(v) for v, _ in decompose(vertices, triangles, self.b.settings))
                  if h is not None]
         if not hulls:

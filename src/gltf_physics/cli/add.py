@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -64,7 +66,7 @@ def add(
     if report is not None:
         check_writable(report, "--report")
     result = _build(src, to, bodies or [], colliders or [], density, mass, friction, restitution, conventions,
-                    joints or [], (max_hulls, concavity, seed, fast))
+                    joints or [], (max_hulls, concavity, seed, fast), None if quiet else _note)
     _save(result, dst, report, src)
     if not quiet:
         for line in summary(result, dst):
@@ -82,7 +84,7 @@ def _pairs(option: str, values: list[str], kinds: tuple[str, ...]) -> list[tuple
 
 def _build(src: Path, to: str, bodies: list[str], colliders: list[str], density: float | None, mass: float | None,
            friction: str | None, restitution: float | None, conventions: str, joints: list[str],
-           decomposition: tuple[int, float, int, bool]) -> AddResult:
+           decomposition: tuple[int, float, int, bool], progress: Callable[[str], None] | None) -> AddResult:
     from ..api import load
     from ..author import api, builder
     from ..author.decompose import MissingExtraError, Settings
@@ -101,9 +103,15 @@ def _build(src: Path, to: str, bodies: list[str], colliders: list[str], density:
             load(src), to=to, bodies=_pairs("--body", bodies, builder.BODY_KINDS),  # type: ignore[arg-type]
             colliders=_pairs("--collider", colliders, builder.SHAPES), mass=mass, density=density,
             friction=_friction(friction), restitution=restitution, conventions=conventions,  # type: ignore[arg-type]
-            joints=[_joint(j) for j in joints], decomposition=settings)
+            joints=[_joint(j) for j in joints], decomposition=settings, progress=progress)
     except (AuthorError, MissingExtraError) as exc:
         raise UsageError(f"{src}: {exc}") from None
+
+
+def _note(line: str) -> None:
+    """A step that may take a while, said on stderr before it starts (stdout keeps the summary alone)."""
+    sys.stderr.write(line + "…\n")
+    sys.stderr.flush()
 
 
 def _friction(value: str | None) -> tuple[float, float] | None:
