@@ -41,10 +41,11 @@ def prepare(gltf: dict[str, Any], buffers: list[bytes]) -> gp.Document:
 @dataclass
 class Drop:
     size: float
-    moved: float  # metres the body moved between t = 2.5 s and t = 3 s, over ``size``
+    moved: float  # the most any drawn vertex moved between t = 2.5 s and t = 3 s, over ``size``
     mesh_depth: float  # how far the drawn mesh is below y = 0 at the end, over ``size`` (negative: above)
     collider_depth: float  # the same for the colliders' points
-    height: float  # the body's drop: start minus end height of its origin (m)
+    height: float  # how far the drawn mesh's lowest point came down (m): 1 for a fall onto the ground
+    settled: float  # how far the centre of mass moved up or down over the last half second, over ``size``
 
 
 def drop(doc: gp.Document) -> Drop:
@@ -59,16 +60,22 @@ def drop(doc: gp.Document) -> Drop:
     size = float(np.linalg.norm(np.ptp(drawn, axis=0)))
     points = _collider_points(doc, scene, drop_node, world0)
     w = gp.World(scene, rate=60)
-    start = w.pose(drop_node)[0].copy()
+    com = np.asarray(w.mass_properties(drop_node).center_of_mass, dtype=float)[None, :]
+    start = _placed(drawn, w, drop_node)
     w.run(2.5)
-    mid = w.pose(drop_node)[0].copy()
+    mid, com_mid = _placed(drawn, w, drop_node), _placed(com, w, drop_node)
     w.run(0.5)
-    t, q = w.pose(drop_node)
-    rot = quat_to_matrix(q)
-    mesh_y = (drawn @ rot.T + t)[:, 1].min()
-    col_y = (points @ rot.T + t)[:, 1].min()
-    return Drop(size, float(np.linalg.norm(t - mid)) / size, float(-mesh_y) / size, float(-col_y) / size,
-                float(start[1] - t[1]))
+    end, com_end = _placed(drawn, w, drop_node), _placed(com, w, drop_node)
+    col_y = _placed(points, w, drop_node)[:, 1].min()
+    moved = float(np.linalg.norm(end - mid, axis=1).max())
+    return Drop(size, moved / size, float(-end[:, 1].min()) / size, float(-col_y) / size,
+                float(start[:, 1].min() - end[:, 1].min()), float(abs(com_end[0, 1] - com_mid[0, 1])) / size)
+
+
+def _placed(points: np.ndarray, world: gp.World, body: int) -> np.ndarray:
+    """``points`` (body frame) where the body is now, in world space."""
+    t, q = world.pose(body)
+    return points @ quat_to_matrix(q).T + t
 
 
 def _collider_points(doc: gp.Document, scene: Any, body: int, world0: list[np.ndarray]) -> np.ndarray:
