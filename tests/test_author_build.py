@@ -254,3 +254,25 @@ def test_a_flat_mesh_is_a_static_triangle_mesh_and_cannot_be_a_moving_body() -> 
 
     with pytest.raises(AuthorError, match=r"mesh 0 \(Floor\) is flat or empty: it has no volume for a auto"):
         _build(doc, ("body", "Floor", "dynamic"))
+
+
+def test_glb_input_keeps_one_buffer_and_its_bytes(tmp_path: Path) -> None:
+    src = write(tmp_path / "in.gltf", document([("Ring", RING)], [{"name": "Ring", "mesh": 0}]))
+    glb = tmp_path / "in.glb"
+    gp.save(gp.load(src), glb)
+    before = gp.load(glb)
+    out = tmp_path / "out.glb"
+    with pytest.raises(SystemExit) as exit_:
+        main(["add", str(glb), str(out), "--collider", "hull", "-q"])
+    assert exit_.value.code == 0
+    after = gp.load(out)
+    assert len(after.json["buffers"]) == 1 and "uri" not in after.json["buffers"][0]
+    n = before.json["buffers"][0]["byteLength"]
+    assert after.buffers[0][:n] == before.buffers[0][:n]
+    from gltf_physics.author.hull import convex_hull
+    from gltf_physics.gltf.meshes import mesh_triangles
+
+    hull = convex_hull(RING[0])
+    v, t = mesh_triangles(after, 1)  # the physics-only hull mesh, read back by the container's own reader
+    assert len(v) == len(hull.points) and len(t) == len(hull.triangles)
+    assert v == pytest.approx(hull.points.astype(np.float32), abs=0)
