@@ -97,3 +97,15 @@ def test_conventions_none_ignores_the_names(tmp_path: Path) -> None:
     scene = gp.read_scene(result.document)
     assert len(scene.bodies) == 8 and len(scene.colliders) == 8  # every root a body with its own collider
     assert all("mesh" in n for n in result.document.json["nodes"][:8])
+
+
+def test_with_names_and_no_requests_only_the_names_make_physics(tmp_path: Path) -> None:
+    # As in the importers: a node without a suffix or prefix gets no collider of its own.
+    out = tmp_path / "out.gltf"
+    with pytest.raises(SystemExit) as exit_:
+        main(["add", str(_scene(tmp_path)), str(out), "-q"])
+    assert exit_.value.code == 0
+    scene = gp.read_scene(gp.load(out))
+    assert [(b.node, b.motion.type) for b in scene.bodies] == [(7, MotionType.DYNAMIC)]  # Barrel$rigid
+    assert sorted(c.node for c in scene.colliders) == [0, 1, 3, 4, 7, 8]  # the named ones, Barrel's own
+    assert {c.node: c.body for c in scene.colliders}[3] is None  # UCX_Crate_01: Crate is no body, so static

@@ -183,6 +183,7 @@ class _Run:
         self.colliders: list[Collider] = []
         self.volumes: dict[int | None, float] = {}
         self._made: dict[tuple[int, str, bool], _Made] = {}
+        self._named_only = False
 
     def view(self) -> Document:
         return Document(json=self.gltf, buffers=self.editor.buffers)
@@ -203,6 +204,7 @@ class _Run:
                 self.body_kinds[c.node] = c.body
         self._convention_colliders(found)
         colliders = self.b._colliders or [(None, "auto")]
+        self._named_only = bool(found) and not (self.b._bodies or self.b._colliders)  # names say it all
         for selector, shape in colliders:
             for n in self._meshed(selector):
                 if n not in taken or selector is not None:
@@ -213,8 +215,8 @@ class _Run:
 
     def _meshed(self, selector: str | None) -> list[int]:
         nodes = self.gltf.get("nodes") or []
-        if selector is None:
-            roots = list(self.body_kinds) or default_roots(self.gltf)
+        if selector is None:  # the bodies' meshes; with no body, every root's (none when only names ask)
+            roots = list(self.body_kinds) or ([] if self._named_only else default_roots(self.gltf))
             chosen = sorted({d for r in roots for d in (r, *descendants(self.gltf, r))})
         else:
             chosen = select(self.gltf, selector)

@@ -13,6 +13,9 @@ Unreal (FBX / Interchange static-mesh import; the prefix is upper case and the r
 belongs to, optionally followed by ``_`` and anything, e.g. ``UCX_Chair_01``): ``UCX_`` a convex hull,
 ``UBX_`` a box, ``USP_`` a sphere, ``UCP_`` a capsule. The collision mesh is never drawn; the colliders
 belong to the named mesh's node (its body when it has one, else a static collider).
+
+As in both importers, a name asks only for its own node: when names ask for physics and nothing else is
+requested, the other meshes get none.
 """
 
 from __future__ import annotations
