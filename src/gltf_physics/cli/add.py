@@ -97,6 +97,8 @@ def _build(src: Path, to: str, bodies: list[str], colliders: list[str], density:
             at_least(option, value, 0, "it", strictly=True)
     max_hulls, concavity, seed, fast = decomposition
     at_least("--concavity", concavity, 0, "the concavity threshold", strictly=True)
+    if max_hulls != -1:
+        at_least("--max-hulls", max_hulls, 1, "the most parts (or -1: no limit)")
     settings = (Settings.fast if fast else Settings)(threshold=concavity, max_hulls=max_hulls, seed=seed)
     try:
         return api.add_physics(
