@@ -202,6 +202,8 @@ def test_cli_report_and_summary(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert lines[2].split() == ["0", "Crate", "auto", "box", "1", "1.000", "0.00%", "0.00%"]
     report = json.loads((tmp_path / "fit.json").read_text())
     assert report["margins"] == {"primitiveVolume": 0.1, "concaveGap": 0.05}
+    assert report["decomposition"] == {"threshold": 0.05, "max_hulls": -1, "seed": 0, "mcts_iterations": 150,
+                                       "mcts_nodes": 20, "resolution": 2000, "preprocess": "auto"}  # CoACD's own
     (entry,) = report["colliders"]
     assert (entry["shape"], entry["volume"], entry["volumeRatio"]) == ("box", pytest.approx(6.0), pytest.approx(1))
     scene = gp.read_scene(gp.load(tmp_path / "out.gltf"))

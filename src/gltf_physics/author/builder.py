@@ -14,6 +14,7 @@ decomposition, and on a static one the triangle mesh itself.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -73,10 +74,13 @@ class AddResult:
     colliders: list[ColliderReport]
     bodies: list[tuple[int, str]]
     losses: list[dict[str, str]] = field(default_factory=list)
+    decomposition: Settings | None = None
 
     def report(self) -> dict[str, Any]:
-        """The fit report as JSON: margins, bodies and one entry per collider."""
+        """The fit report as JSON: margins, the decomposition settings, bodies and one entry per collider."""
+        settings = dataclasses.asdict(self.decomposition) if self.decomposition is not None else None
         return {"margins": {"primitiveVolume": PRIMITIVE_MARGIN, "concaveGap": CONCAVE_GAP},
+                "decomposition": settings,
                 "bodies": [{"node": n, "type": k} for n, k in self.bodies],
                 "colliders": [c.as_json() for c in self.colliders], "losses": self.losses}
 
@@ -166,7 +170,8 @@ class Builder:
         run.fill(scene)
         out, losses = write_scene(scene, edited, to)
         return AddResult(out, run.reports, sorted(run.body_kinds.items()),
-                         [{"code": x.code, "pointer": x.pointer, "message": x.message} for x in losses])
+                         [{"code": x.code, "pointer": x.pointer, "message": x.message} for x in losses],
+                         self.settings)
 
 
 class _Run:
