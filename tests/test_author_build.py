@@ -278,3 +278,20 @@ def test_glb_input_keeps_one_buffer_and_its_bytes(tmp_path: Path) -> None:
     v, t = mesh_triangles(after, 1)  # the physics-only hull mesh, read back by the container's own reader
     assert len(v) == len(hull.points) and len(t) == len(hull.triangles)
     assert v == pytest.approx(hull.points.astype(np.float32), abs=0)
+
+
+@pytest.mark.parametrize("to", ["khr", "omi"])
+def test_material_and_filter_apply_to_every_new_collider(to: str) -> None:
+    doc = _doc([("Crate", box(1, 1, 1)), ("Ball", SPHERE)],
+               [{"name": "Crate", "mesh": 0}, {"name": "Ball", "mesh": 1, "translation": [3, 0, 0]}])
+    b = Builder(doc, measure_fit=False)
+    b.material(0.9, 0.7, 0.25)
+    b.filter(("props",), not_collide_with=("player",))
+    result = b.build(to)  # type: ignore[arg-type]
+    scene = gp.read_scene(result.document)
+    (material,) = scene.materials
+    assert (material.static_friction, material.dynamic_friction, material.restitution) == (0.9, 0.7, 0.25)
+    (f,) = scene.filters
+    assert (f.collision_systems, f.collide_with_systems, f.not_collide_with_systems) == (("props",), (), ("player",))
+    assert [(c.material, c.filter) for c in scene.colliders] == [(0, 0), (0, 0)]
+    assert [m for m in gp.validate(result.document).messages if m.severity <= 1] == []

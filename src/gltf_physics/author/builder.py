@@ -1,6 +1,7 @@
 """The builder: bodies, fitted colliders, materials and joints added to a plain glTF, written by the dialects.
 
-Requests are collected first (:meth:`Builder.body`, :meth:`Builder.collider`, :meth:`Builder.joint`…) and
+Requests are collected first (:meth:`Builder.body`, :meth:`Builder.collider`, :meth:`Builder.material`,
+:meth:`Builder.filter`, :meth:`Builder.joint`…) and
 carried out by :meth:`Builder.build`, which edits a copy of the container (physics-only meshes, collider nodes,
 collision-only meshes taken out of view), reads the physics the file already had from it, adds the new
 bodies and colliders to that :class:`~gltf_physics.model.PhysicsScene` and writes it all with
@@ -25,7 +26,18 @@ import numpy as np
 from ..gltf.document import Document
 from ..gltf.hierarchy import ancestors, descendants, parents
 from ..gltf.meshes import mesh_triangles
-from ..model import Body, Collider, Joint, JointLimit, MeshShape, Motion, MotionType, PhysicsMaterial, Pose
+from ..model import (
+    Body,
+    Collider,
+    CollisionFilter,
+    Joint,
+    JointLimit,
+    MeshShape,
+    Motion,
+    MotionType,
+    PhysicsMaterial,
+    Pose,
+)
 from . import conventions as naming
 from .decompose import Settings, decompose
 from .edit import Editor
@@ -115,6 +127,7 @@ class Builder:
         self._colliders: list[tuple[str | None, str]] = []
         self._joints: list[tuple[str, str, str]] = []
         self._material: PhysicsMaterial | None = None
+        self._filter: CollisionFilter | None = None
         self._density: float | None = None
 
     # -- requests
@@ -141,6 +154,14 @@ class Builder:
             if not (math.isfinite(v) and v >= 0):
                 raise AuthorError(f"{name} must be a finite number ≥ 0, not {v}")
         self._material = PhysicsMaterial(static_friction, dynamic, restitution)
+
+    def filter(self, systems: tuple[str, ...], collide_with: tuple[str, ...] = (),
+               not_collide_with: tuple[str, ...] = ()) -> None:
+        """One collision filter for every new collider: it belongs to ``systems`` and collides only with
+        ``collide_with`` or with all but ``not_collide_with`` (give one of the two, or neither)."""
+        if collide_with and not_collide_with:
+            raise AuthorError("a collision filter takes collide_with or not_collide_with, not both")
+        self._filter = CollisionFilter(tuple(systems), tuple(collide_with), tuple(not_collide_with))
 
     def density(self, kg_m3: float) -> None:
         """Write each new body's mass as ``kg_m3`` times its colliders' volume (the runtime's own rule, made
@@ -366,8 +387,13 @@ class _Run:
         if self.b._material is not None:
             scene.materials.append(self.b._material)
             material = len(scene.materials) - 1
+        collision_filter = None
+        if self.b._filter is not None:
+            scene.filters.append(self.b._filter)
+            collision_filter = len(scene.filters) - 1
         for c in self.colliders:
-            scene.colliders.append(Collider(node=c.node, shape=c.shape, body=c.body, material=material))
+            scene.colliders.append(Collider(node=c.node, shape=c.shape, body=c.body, material=material,
+                                            filter=collision_filter))
         scene.colliders.sort(key=lambda c: c.node)  # document order, as the readers give it
         for a, b, kind in self.b._joints:
             scene.joints.append(self._joint(scene, a, b, kind))
