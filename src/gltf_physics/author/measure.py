@@ -129,17 +129,27 @@ def _outer_samples(parts: list[Hull], diag: float) -> np.ndarray:
 def _distance_to_parts(points: np.ndarray, parts: list[Hull], union: tuple[np.ndarray, np.ndarray],
                        samples: object, diag: float) -> float:
     """The largest distance of ``points`` to the union's surface: a point's depth in the deepest part holding
-    it (exact for one part, a lower bound for a union), else its distance to the parts' triangles."""
-    depth = np.full(len(points), -np.inf)
-    for part in parts:
-        inner = np.full(len(points), np.inf)
-        for start in range(0, len(part.normals), 512):  # bounded memory: points × 512 planes at a time
-            signed = points @ part.normals[start: start + 512].T + part.offsets[start: start + 512]
-            inner = np.minimum(inner, (-signed).min(axis=1))  # > 0 inside: distance to the nearest plane
-        depth = np.maximum(depth, inner)
-    outside = depth < -1e-9 * diag  # on a facet within rounding counts as on the surface
-    inside_max = float(np.maximum(depth[~outside], 0.0).max()) if (~outside).any() else 0.0
-    return max(inside_max, largest_distance(points[outside], union, samples))
+    it (exact for one part, a lower bound for a union), else its distance to the parts' triangles.
+
+    The nearest surface sample bounds each point's distance from above, so points are measured largest bound
+    first, in batches, until no bound left can beat the largest distance found (on a 100,000-triangle mesh:
+    a few batches instead of every point against every facet)."""
+    bound = samples.query(points)[0]  # type: ignore[attr-defined]
+    order = np.argsort(-bound, kind="stable")
+    best, start = 0.0, 0
+    while start < len(order) and bound[order[start]] > best:
+        batch = points[order[start: start + 2048]]
+        depth = np.full(len(batch), -np.inf)
+        for part in parts:
+            signed = batch @ part.normals.T + part.offsets  # <= 0 inside each facet's plane
+            depth = np.maximum(depth, (-signed).min(axis=1))  # > 0 inside: the distance to the nearest plane
+        outside = depth < -1e-9 * diag  # on a facet within rounding counts as on the surface
+        if (~outside).any():
+            best = max(best, float(np.maximum(depth[~outside], 0.0).max()))
+        if outside.any():
+            best = max(best, largest_distance(batch[outside], union, samples))
+        start += 2048
+    return best
 
 
 def primitive_mesh(shape: object, matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
