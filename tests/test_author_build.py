@@ -295,3 +295,23 @@ def test_material_and_filter_apply_to_every_new_collider(to: str) -> None:
     assert (f.collision_systems, f.collide_with_systems, f.not_collide_with_systems) == (("props",), (), ("player",))
     assert [(c.material, c.filter) for c in scene.colliders] == [(0, 0), (0, 0)]
     assert [m for m in gp.validate(result.document).messages if m.severity <= 1] == []
+
+
+@pytest.mark.parametrize(("axis", "falls"), [("y", False), ("z", True)])
+def test_hinge_axis_decides_whether_the_door_swings_down(axis: str, falls: bool) -> None:
+    # A door hinged at its edge: about the vertical Y axis gravity has no torque on it, so it stays level; about
+    # the horizontal Z axis it swings down like a pendulum (its centre 0.55 m out drops by up to 0.55 m).
+    doc = _doc([("post", box(0.1, 0.1, 0.1)), ("door", box(1.0, 1.0, 0.1, centre=(0.55, 0, 0)))],
+               [{"name": "Frame", "mesh": 0}, {"name": "Door", "mesh": 1}])
+    b = Builder(doc, measure_fit=False)
+    b.body("Frame", "static")
+    b.body("Door", "dynamic")
+    b.joint("Frame", "Door", "hinge", axis)
+    world = gp.World(gp.read_scene(b.build("khr").document), rate=120)
+    world.run(0.5)
+    t, q = world.pose(1)
+    centre_y = float((quat_to_matrix(q) @ [0.55, 0, 0] + t)[1])
+    if falls:
+        assert centre_y < -0.3
+    else:
+        assert abs(centre_y) < 1e-3

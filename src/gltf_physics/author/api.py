@@ -15,13 +15,14 @@ def add_physics(doc: Document, *, to: Literal["khr", "omi"] = "khr",
                 bodies: Iterable[tuple[str, str | None]] = (), colliders: Iterable[tuple[str, str | None]] = (),
                 mass: float | None = None, density: float | None = None,
                 friction: tuple[float, float] | None = None, restitution: float | None = None,
-                conventions: Which = "auto", joints: Iterable[tuple[str, str, str]] = (),
+                conventions: Which = "auto", joints: Iterable[tuple[str, str, str] | tuple[str, str, str, str]] = (),
                 decomposition: Settings | None = None, progress: Callable[[str], None] | None = None) -> AddResult:
     """``doc`` with bodies and colliders added, in the newest ``to`` form, and the fit report.
 
     ``bodies``: (kind, selector or None) pairs; ``colliders``: (shape, selector or None) pairs; with neither,
     every root node with a mesh below it becomes a dynamic body with ``auto`` colliders (unless the node names
-    follow a convention). ``mass`` (kg, each new body) or ``density`` (kg/m³ over the colliders' volume).
+    follow a convention). ``joints``: (node A, node B, kind[, axis]). ``mass`` (kg, each new body) or
+    ``density`` (kg/m³ over the colliders' volume).
     ``progress``: called with a line before each step that can take long (a decomposition).
 
     Example:
@@ -41,6 +42,6 @@ def add_physics(doc: Document, *, to: Literal["khr", "omi"] = "khr",
         b.material(s, d, restitution or 0.0)
     if density is not None:
         b.density(density)
-    for a, c, kind in joints:
-        b.joint(a, c, kind)
+    for a, c, kind, *axis in joints:
+        b.joint(a, c, kind, *axis)
     return b.build(to)

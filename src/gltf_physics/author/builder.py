@@ -51,6 +51,8 @@ CONCAVE_GAP = 0.05  # auto: a hull straying more than 5 % of the diagonal from t
 SHAPES = ("auto", "box", "sphere", "capsule", "cylinder", "hull", "decompose", "mesh")
 BODY_KINDS = ("dynamic", "kinematic", "static")
 JOINT_KINDS = ("fixed", "hinge", "ball", "slider")
+_HALF = math.sqrt(0.5)
+AXES = {"x": (0.0, 0.0, 0.0, 1.0), "y": (0.0, 0.0, _HALF, _HALF), "z": (0.0, -_HALF, 0.0, _HALF)}  # X onto it
 PRIMITIVES = ("sphere", "box", "capsule", "cylinder")  # simplest first: ties go to the earlier
 
 
@@ -125,7 +127,7 @@ class Builder:
         self.measure_fit = measure_fit
         self._bodies: list[tuple[str | None, str, float | None]] = []
         self._colliders: list[tuple[str | None, str]] = []
-        self._joints: list[tuple[str, str, str]] = []
+        self._joints: list[tuple[str, str, str, str]] = []
         self._material: PhysicsMaterial | None = None
         self._filter: CollisionFilter | None = None
         self._density: float | None = None
@@ -170,12 +172,14 @@ class Builder:
             raise AuthorError(f"density must be a finite number > 0, not {kg_m3}")
         self._density = kg_m3
 
-    def joint(self, a: str, b: str, kind: str) -> None:
-        """A joint between the bodies of nodes ``a`` and ``b`` at ``b``'s origin: fixed, hinge (about the
-        X axis of ``b``), ball, or slider (along ``b``'s X axis)."""
+    def joint(self, a: str, b: str, kind: str, axis: str = "x") -> None:
+        """A joint between the bodies of nodes ``a`` and ``b`` at ``b``'s origin: fixed, hinge (about ``b``'s
+        ``axis``: x, y or z), ball, or slider (along ``b``'s ``axis``)."""
         if kind not in JOINT_KINDS:
             raise AuthorError(f"joint kind must be one of {', '.join(JOINT_KINDS)}, not {kind!r}")
-        self._joints.append((a, b, kind))
+        if axis not in AXES:
+            raise AuthorError(f"joint axis must be x, y or z, not {axis!r}")
+        self._joints.append((a, b, kind, axis))
 
     # -- carrying them out
 
@@ -395,19 +399,22 @@ class _Run:
             scene.colliders.append(Collider(node=c.node, shape=c.shape, body=c.body, material=material,
                                             filter=collision_filter))
         scene.colliders.sort(key=lambda c: c.node)  # document order, as the readers give it
-        for a, b, kind in self.b._joints:
-            scene.joints.append(self._joint(scene, a, b, kind))
+        for a, b, kind, axis in self.b._joints:
+            scene.joints.append(self._joint(a, b, kind, axis))
 
-    def _joint(self, scene: Any, a: str, b: str, kind: str) -> Joint:
-        from ..gltf.transforms import relative_pose, world_matrices
+    def _joint(self, a: str, b: str, kind: str, axis: str) -> Joint:
+        from ..gltf.transforms import quat_multiply, relative_pose, world_matrices
 
         node_a, node_b = (self._one(s) for s in (a, b))
         body_a, body_b = self._owner(node_a), self._owner(node_b)
         if body_b is None:
             raise AuthorError(f"joint {a},{b}: {b!r} is not a body and is not under one")
         world = world_matrices(self.gltf)
-        frame_a = Pose(*relative_pose(None if body_a is None else world[body_a], world[node_b]))
-        frame_b = Pose(*relative_pose(world[body_b], world[node_b]))
+        # The joint frame's X (the hinge's and slider's free axis) turned onto the node's chosen axis.
+        t_a, q_a = relative_pose(None if body_a is None else world[body_a], world[node_b])
+        t_b, q_b = relative_pose(world[body_b], world[node_b])
+        frame_a = Pose(t_a, quat_multiply(q_a, AXES[axis]))
+        frame_b = Pose(t_b, quat_multiply(q_b, AXES[axis]))
         return Joint(body_a=body_a, frame_a=frame_a, body_b=body_b, frame_b=frame_b, limits=_limits(kind))
 
     def _one(self, selector: str) -> int:

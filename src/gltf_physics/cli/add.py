@@ -39,8 +39,9 @@ def add(
         metavar="auto|godot|unreal|none", help="Read Godot -col/-colonly/-convcol/-convcolonly/-rigid suffixes "
                                                "and Unreal UCX_/UBX_/USP_/UCP_ prefixes.")] = "auto",
     joints: Annotated[list[str] | None, typer.Option(
-        "--joint", metavar="A,B=KIND", help="fixed, hinge, ball or slider between the bodies of nodes A and B, "
-                                            "at B's origin (hinge and slider: B's X axis).")] = None,
+        "--joint", metavar="A,B=KIND[:AXIS]",
+        help="fixed, hinge, ball or slider between the bodies of nodes A and B, at B's origin; a hinge turns about "
+             "and a slider moves along B's AXIS (x, y or z; default x).")] = None,
     max_hulls: Annotated[int, typer.Option(metavar="N", help="decompose: at most N parts (-1: no limit).")] = -1,
     concavity: Annotated[float, typer.Option(metavar="C", help="decompose: CoACD's concavity threshold.")] = 0.05,
     seed: Annotated[int, typer.Option(metavar="K", help="decompose: the random seed (same seed, same parts).")] = 0,
@@ -128,13 +129,15 @@ def _friction(value: str | None) -> tuple[float, float] | None:
     return numbers[0], numbers[-1]
 
 
-def _joint(value: str) -> tuple[str, str, str]:
+def _joint(value: str) -> tuple[str, str, str, str]:
     ends, _, kind = value.rpartition("=")
     a, comma, b = ends.partition(",")
     if not (a and comma and b):
-        raise UsageError(f"--joint {value}: expected A,B=KIND, e.g. --joint Door,Frame=hinge")
+        raise UsageError(f"--joint {value}: expected A,B=KIND[:AXIS], e.g. --joint Frame,Door=hinge:y")
+    kind, _, axis = kind.partition(":")
     choice("--joint", kind, ["fixed", "hinge", "ball", "slider"])
-    return a, b, kind
+    choice("--joint", axis or "x", ["x", "y", "z"])
+    return a, b, kind, axis or "x"
 
 
 def _save(result: AddResult, dst: Path, report: Path | None, src: Path) -> None:
