@@ -13,9 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("trimesh", reason="the [author] extra (trimesh) is not installed")
-pytest.importorskip("coacd", reason="the [author] extra (CoACD) is not installed")
-
 import gltf_physics as gp
 from author_meshes import box, document, l_shape, revolve, torus, write
 from gltf_physics.author import Builder, Settings

@@ -9,8 +9,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("trimesh", reason="the [author] extra (trimesh) is not installed")
-
 import gltf_physics as gp
 from author_meshes import box, document, write
 from gltf_physics.author import conventions

@@ -7,8 +7,6 @@ import math
 import numpy as np
 import pytest
 
-pytest.importorskip("trimesh", reason="the [author] extra (trimesh) is not installed")
-
 from author_meshes import box, revolve, torus
 from gltf_physics.author.fit import fit_box, fit_capsule, fit_cylinder, fit_sphere
 from gltf_physics.author.hull import convex_hull, hull_triangles
