@@ -312,3 +312,11 @@ def test_hinge_axis_decides_whether_the_door_swings_down(axis: str, falls: bool)
         assert centre_y < -0.3
     else:
         assert abs(centre_y) < 1e-3
+
+
+def test_a_moving_body_without_any_mesh_is_refused() -> None:
+    doc = _doc([("Crate", box(1, 1, 1))], [{"name": "Crate", "mesh": 0}, {"name": "Empty"}])
+    from gltf_physics.author import AuthorError
+
+    with pytest.raises(AuthorError, match=r"no mesh at or below 'Empty' \(node 1\) to make a collider from"):
+        _build(doc, ("body", "Empty", "dynamic"))

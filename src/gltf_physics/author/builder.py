@@ -399,6 +399,12 @@ class _Run:
             scene.colliders.append(Collider(node=c.node, shape=c.shape, body=c.body, material=material,
                                             filter=collision_filter))
         scene.colliders.sort(key=lambda c: c.node)  # document order, as the readers give it
+        held = {c.body for c in scene.colliders}
+        empty = [n for n, kind in sorted(self.body_kinds.items()) if kind != "static" and n not in held]
+        if empty:  # it would fall through everything (the validator's HINT-NO-COLLIDER)
+            names = ", ".join(f"{self.editor.name(n)!r} (node {n})" for n in empty[:5])
+            raise AuthorError(f"no mesh at or below {names} to make a collider from: a moving body needs one "
+                              "(select the node that holds the mesh, or its parent)")
         for a, b, kind, axis in self.b._joints:
             scene.joints.append(self._joint(a, b, kind, axis))
 
