@@ -230,8 +230,11 @@ def test_cli_never_writes_over_its_input(tmp_path: Path, capsys: pytest.CaptureF
     before = src.read_bytes()
     with pytest.raises(SystemExit) as exit_:
         main(["add", str(src), str(src)])
-    assert exit_.value.code == 2 and "is IN" in capsys.readouterr().err
+    assert exit_.value.code == 2 and "that is the input" in capsys.readouterr().err
     assert src.read_bytes() == before
+    with pytest.raises(SystemExit) as exit_:
+        main(["add", str(src), str(src), "--in-place", "-q"])  # on purpose: replaced, now with physics
+    assert exit_.value.code == 0 and len(gp.read_scene(gp.load(src)).colliders) == 1
 
 
 def test_capsule_request_fits_a_capsule() -> None:

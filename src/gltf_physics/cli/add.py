@@ -13,6 +13,7 @@ import typer
 
 from .common import UsageError, clean_errors, out
 from .options import at_least, choice, suffix
+from .overwrite import Source, refuse_overwrite
 
 if TYPE_CHECKING:
     from ..author.builder import AddResult
@@ -48,6 +49,7 @@ def add(
     fast: Annotated[bool, typer.Option("--fast", help="decompose: a reduced search (previews).")] = False,
     report: Annotated[Path | None, typer.Option(metavar="FILE.json", help="Write the fit report here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+    in_place: Annotated[bool, typer.Option("--in-place", help="Allow OUT to be IN (replace the input).")] = False,
 ) -> None:
     """Add bodies and colliders fitted to the meshes of IN and write OUT (.gltf or .glb): fitted boxes,
     spheres, capsules and cylinders, convex hulls, convex decompositions (CoACD) or the triangle mesh; every
@@ -61,8 +63,8 @@ def add(
     choice("--to", to, ["khr", "omi"])
     choice("--conventions", conventions, ["auto", "godot", "unreal", "none"])
     suffix("OUT", dst, [".gltf", ".glb"], "the output")
-    if dst.resolve() == src.resolve():
-        raise UsageError(f"OUT {dst}: is IN; write the result to a new file")
+    # never IN or a file IN references, unless asked
+    refuse_overwrite([Source(src)], [("OUT", dst), ("--report", report)], may_replace="OUT" if in_place else None)
     check_writable(dst, "OUT")
     if report is not None:
         check_writable(report, "--report")
