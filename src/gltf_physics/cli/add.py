@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors, out
+from .common import UsageError, clean_errors, out, require_extra
 from .options import at_least, choice, suffix
 from .overwrite import Source, refuse_overwrite
 
@@ -60,6 +60,7 @@ def add(
     """
     from ..gltf.files import check_writable
 
+    require_extra("add", "author", ("scipy", "trimesh", "rtree"))  # CoACD is asked for only when decomposing
     choice("--to", to, ["khr", "omi"])
     choice("--conventions", conventions, ["auto", "godot", "unreal", "none"])
     suffix("OUT", dst, [".gltf", ".glb"], "the output")
