@@ -8,6 +8,7 @@
     report = gp.validate(doc)           # glTF-Validator-style report
     world = gp.World.from_file("scene.gltf"); world.run(2.0); world.pose(3)
     table = gp.batch(["assets/"], "validate")   # many files on Dask (extra [scale])
+    result = gp.add_physics(doc)        # bodies and fitted colliders for a plain glTF (extra [author])
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ _LAZY = {
     # Robots in: URDF (yourdfpy + trimesh, the [robots] extra) and MJCF (MuJoCo's compiler, the [mujoco] extra).
     "from_urdf": "formats.urdf", "from_mjcf": "formats.mjcf.read", "import_scene": "formats.imports",
     "import_to_gltf": "formats.imports",
+    # Physics added to plain glTF: trimesh, SciPy and CoACD (the [author] extra) are imported only when it runs.
+    "add_physics": "author.api",
 }
 
-__all__ = ["Document", "PhysicsScene", "World", "__version__", "batch", "convert", "from_mjcf", "from_urdf", "from_usd",
-           "import_scene", "import_to_gltf", "load", "read_scene", "save", "sweep", "to_usd", "usd_to_gltf",
-           "validate"]
+__all__ = ["Document", "PhysicsScene", "World", "__version__", "add_physics", "batch", "convert", "from_mjcf",
+           "from_urdf", "from_usd", "import_scene", "import_to_gltf", "load", "read_scene", "save", "sweep", "to_usd",
+           "usd_to_gltf", "validate"]
 
 __getattr__ = exports(__name__, _LAZY)
 

@@ -23,7 +23,7 @@ from typer._click.exceptions import UsageError as ClickUsageError  # typer 0.26â
 from . import common
 
 # Every command, in the order `--help` lists them; each lives in the module of its name (cli/<name>.py).
-COMMANDS = ("info", "validate", "convert", "simulate", "view", "plot", "compare", "batch", "sweep")
+COMMANDS = ("info", "validate", "convert", "simulate", "view", "plot", "compare", "batch", "sweep", "add")
 
 
 def build_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
