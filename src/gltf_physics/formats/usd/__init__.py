@@ -33,13 +33,10 @@ from typing import Any
 from ...gltf.document import Document
 from ...gltf.errors import GltfError
 from ...model import PhysicsScene
+from .. import MissingExtraError
 
 USD_SUFFIXES = (".usd", ".usda", ".usdc")
 INSTALL = "pip install 'gltf-physics[usd]'"
-
-
-class MissingExtraError(ImportError):
-    """An optional dependency is not installed; the message is the one line the CLI prints."""
 
 
 def pxr_modules() -> types.SimpleNamespace:
@@ -85,6 +82,17 @@ def to_usd(source: Document | PhysicsScene, path: str | Path) -> list[dict[str, 
     losses += write_stage(pxr, stage, scene, doc)
     data = _layer_bytes(pxr, stage, out)
     write_all([Output(out, [data])])  # atomic: no partial file on failure
+    return losses
+
+
+def write_file(src: Path, dst: Path, report: Path | None) -> list[dict[str, str]]:
+    """The glTF file ``src`` as the USD layer ``dst`` (:func:`to_usd`), and with ``report`` the loss report
+    (target ``usd``); the registered writer of :mod:`gltf_physics.formats`. Returns the losses."""
+    from ...api import load, write_loss_report
+
+    losses = to_usd(load(src), dst)
+    if report is not None:
+        write_loss_report(report, source=src, target="usd", losses=losses)
     return losses
 
 
