@@ -1,7 +1,7 @@
 """`batch` (issue 14): one isolated Dask task per asset; crashes, hangs, memory exhaustion and unreadable files
 fail their own rows only; --resume; a real `dask scheduler` + two `dask worker` processes equal a local run.
 
-Fault assets use the runner's test-only hooks (GLTF_PHYSICS_BATCH_FAULTS=1, see gltf_physics.scale.runner):
+Fault assets use the runner's test-only hooks (GLTF_PHYSICS_BATCH_FAULTS=1, see gltf_physics.scale.batch_child):
 `*.hang.gltf` blocks in C, `*.crash.gltf` segfaults the runner, `*.oom.gltf` allocates until its limit.
 """
 
@@ -18,9 +18,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from conftest import fixture_path
+from gltf_physics.scale.batch_driver import _chunks, batch
 from gltf_physics.scale.cluster import open_client
 from gltf_physics.scale.paths import expand
-from gltf_physics.scale.run import _chunks, batch
 from gltf_physics.scale.table import journal_path
 from gltf_physics.validation import Severity, validate_file
 from scale_helpers import ball, cli, env, without_seconds, write

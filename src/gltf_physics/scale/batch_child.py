@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="gltf_physics.scale.runner")
+    parser = argparse.ArgumentParser(prog="gltf_physics.scale.batch_child")
     parser.add_argument("--memory", type=int, default=0, help="address-space limit in MB (0: none)")
     return parser.parse_args(argv)
 
