@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .dialects.common.context import gc_paused
+from .gcpause import gc_paused
 from .geometry.mass import MassCache, MassProperties, body_mass_properties, has_axes
 from .geometry.placement import colliders_by_body, document_mesh_source
 from .gltf.document import Document

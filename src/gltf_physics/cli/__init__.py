@@ -61,6 +61,7 @@ def _commands_needed(args: list[str]) -> Iterable[str]:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; a usage error (bad or missing option value) is one line on stderr, exit 2."""
+    from ..gcpause import promoting
     from .options import usage_line
 
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate in a name must print, not raise mid-output
@@ -70,7 +71,8 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     try:
         command = typer.main.get_command(build_app(_commands_needed(args)))
-        code = command.main(args=args, prog_name="gltf-physics", standalone_mode=False)
+        with promoting():  # the command owns its process: big reads leave no young objects to sweep again
+            code = command.main(args=args, prog_name="gltf-physics", standalone_mode=False)
     except ClickUsageError as e:
         if type(e).__name__ == "NoArgsIsHelpError":  # bare `gltf-physics`: the help, as click shows it
             e.show()

@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from ..dialects.common.checks import Checker
-from ..dialects.common.context import ExtIndex, gc_paused
+from ..dialects.common.context import ExtIndex
 from ..dialects.registry import FAMILIES, PHYSICS_EXTENSIONS
+from ..gcpause import gc_paused
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
 from . import hints, runtime, semantic, writable
