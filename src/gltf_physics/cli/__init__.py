@@ -18,9 +18,10 @@ from typing import Any
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import typer
-from typer._click.exceptions import UsageError as ClickUsageError  # typer 0.26–0.28 carries its own click
 
 from . import common
+
+_USAGE = 2  # click's exit code for a usage error (a bad, missing or unknown option or argument)
 
 # Every command, in the order `--help` lists them; each lives in the module of its name (cli/<name>.py).
 COMMANDS = ("info", "validate", "convert", "simulate", "view", "plot", "compare", "batch", "sweep", "add")
@@ -73,7 +74,9 @@ def main(argv: list[str] | None = None) -> None:
         command = typer.main.get_command(build_app(_commands_needed(args)))
         with promoting():  # the command owns its process: big reads leave no young objects to sweep again
             code = command.main(args=args, prog_name="gltf-physics", standalone_mode=False)
-    except ClickUsageError as e:
+    except typer.TyperException as e:  # typer's own click raises its errors as these; usage errors exit with 2
+        if e.exit_code != _USAGE:
+            raise
         if type(e).__name__ == "NoArgsIsHelpError":  # bare `gltf-physics`: the help, as click shows it
             e.show()
             raise SystemExit(0) from None
