@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+CHILD = "gltf_physics.scale.batch_child"  # the module each runner process runs (``python -m``)
 _START_TIMEOUT = 120.0  # seconds for a runner's imports: not the asset's time, and generous on a loaded machine
 _local = threading.local()
 
@@ -39,7 +40,7 @@ class Runner:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         env.setdefault("OPENBLAS_NUM_THREADS", "1")  # the workers are the parallelism
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gltf_physics.scale.batch_child", "--memory", str(memory_mb)],
+            [sys.executable, "-m", CHILD, "--memory", str(memory_mb)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self._buffer = b""
         self._read(_START_TIMEOUT)  # {"ready": true}
