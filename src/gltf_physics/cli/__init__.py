@@ -19,6 +19,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import typer
 
+from ..lazy import listing
 from . import common
 
 _USAGE = 2  # click's exit code for a usage error (a bad, missing or unknown option or argument)
@@ -88,3 +89,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 __all__ = ["COMMANDS", "app", "build_app", "main"]
+__dir__ = listing(__name__, __all__)

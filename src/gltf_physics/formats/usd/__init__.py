@@ -163,3 +163,7 @@ def usd_to_gltf(path: str | Path, to: str) -> tuple[Document, list[dict[str, str
     out, losses = write_scene(scene, scene.document, to)  # type: ignore[arg-type]
     notes = [{"code": n.code, "pointer": n.pointer, "message": n.message} for n in scene.notes]
     return out, notes + [asdict(loss) for loss in losses]
+
+
+__all__ = ["INSTALL", "USD_SUFFIXES", "MissingExtraError", "from_usd", "is_usd", "pxr_modules", "to_usd", "usd_to_gltf",
+           "write_file"]
