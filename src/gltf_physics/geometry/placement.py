@@ -135,7 +135,7 @@ def document_mesh_source(doc: object) -> MeshSource:
     cache: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def source(shape: MeshShape) -> tuple[np.ndarray, np.ndarray]:
-        from ..gltf import meshes  # the container's mesh reader; imported late to keep model/ light
+        from ..gltf import meshes  # the container's mesh reader; imported late: placing primitives needs no mesh reader
 
         key = ("mesh", shape.mesh) if shape.mesh is not None else ("node", shape.node)
         if key not in cache:

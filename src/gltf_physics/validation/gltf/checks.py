@@ -176,7 +176,7 @@ def _plain(values: list[Any]) -> bool:
 def _matrix(c: Core, node: dict[str, Any], ptr: str) -> None:
     values = c.numbers(node, "matrix", ptr, (16,))
     if values is not None:
-        from ..gltf.transforms import non_trs_reason  # numpy: only for a document that has node matrices
+        from ...gltf.transforms import non_trs_reason  # numpy: only for a document that has node matrices
 
         reason = non_trs_reason(values)
         if reason is not None:
