@@ -12,14 +12,15 @@ One concern a module:
   what the bodies of a big scene share while their masses are computed.
 - :mod:`.limits` — what an engine can build: limits a placed shape, a body's numbers and a joint must respect.
 
-A new shape kind is the model class plus one function per geometry operation:
+A new shape kind is the model class plus one function per geometry operation, each registered in its module's
+table (keyed by the model class, or for mass by the placed kind):
 
-1. the dataclass in ``model/shapes.py`` (its name in ``SHAPE_KINDS`` there, for reports);
-2. placement: its branch in ``placement._place`` (its ``PlacedShape`` kind and ``params``), or none when it should
-   fall back to the hull of its tessellation;
-3. tessellation: its branch in :func:`tessellation.shape_points`;
-4. mass: its branch in :func:`integrals.placed_mass`;
-5. limits: its sizes in ``limits._primitive_sizes`` and :func:`limits.placed_problem`.
+1. the dataclass in ``model/shapes.py``, its name in ``SHAPE_KINDS`` there (for reports);
+2. placement: ``placement._EXACT`` — the shape under a transform that keeps its kind (``None`` otherwise: it
+   then becomes the hull of its tessellation);
+3. tessellation: ``tessellation._POINTS`` — points whose hull is the shape;
+4. mass: ``integrals._MASS`` — volume, centre and inertia of its placed kind;
+5. limits: ``limits._SIZES`` (its size numbers, for the fast check) and :func:`limits.placed_problem`.
 
 Outside geometry, each consumer of placed shapes gets one entry: the engines (``sim/rapier/shapes.py``,
 ``sim/mujoco/``), the formats (``formats/mjcf/geoms.py``, ``formats/usd/``), the validator's overlap test

@@ -38,26 +38,40 @@ Profile = tuple[float, float, Callable[[float], float]]  # y0, y1, radius(y) of 
 
 
 def placed_mass(p: PlacedShape) -> Part:
-    if p.kind == "box":
-        hx, hy, hz = p.params
-        v = 8 * hx * hy * hz  # m = ρ·a·b·c, I = m/12·(b²+c², a²+c², a²+b²) with full sizes a = 2hx…
-        local = np.diag([(hy * hy + hz * hz), (hx * hx + hz * hz), (hx * hx + hy * hy)]) * v / 3
-        return _to_parent(v, np.zeros(3), local, p)
-    if p.kind == "sphere":
-        (r,) = p.params
-        v = 4 / 3 * math.pi * r * r * r  # products, not **: a huge r gives inf, ** raises OverflowError
-        return _to_parent(v, np.zeros(3), np.eye(3) * 0.4 * v * r * r, p)
-    if p.kind == "capsule":
-        return _to_parent(*_revolution(_capsule_profile(*p.params)), p)
-    if p.kind == "cylinder":
-        hh, rb, rt = p.params
-        return _to_parent(*_revolution([(-hh, hh, lambda y: rb + (rt - rb) * (y + hh) / (2 * hh))]), p)
-    if p.kind == "convex":
-        tris = convex_hull(p.points)
-        return mesh_mass(p.points, tris) if len(tris) else _zero()
-    if p.kind == "trimesh":
-        return mesh_mass(p.points, p.triangles) if is_closed(p.points, p.triangles) else bounds_mass(p.points)
-    return _zero()  # plane
+    """Volume, centre and inertia tensor (about the centre) of ``p`` at density 1, in its parent frame."""
+    integral = _MASS.get(p.kind)
+    return integral(p) if integral is not None else _zero()  # a plane has no mass
+
+
+def _box_mass(p: PlacedShape) -> Part:
+    hx, hy, hz = p.params
+    v = 8 * hx * hy * hz  # m = ρ·a·b·c, I = m/12·(b²+c², a²+c², a²+b²) with full sizes a = 2hx…
+    local = np.diag([(hy * hy + hz * hz), (hx * hx + hz * hz), (hx * hx + hy * hy)]) * v / 3
+    return _to_parent(v, np.zeros(3), local, p)
+
+
+def _sphere_mass(p: PlacedShape) -> Part:
+    (r,) = p.params
+    v = 4 / 3 * math.pi * r * r * r  # products, not **: a huge r gives inf, ** raises OverflowError
+    return _to_parent(v, np.zeros(3), np.eye(3) * 0.4 * v * r * r, p)
+
+
+def _capsule_mass(p: PlacedShape) -> Part:
+    return _to_parent(*_revolution(_capsule_profile(*p.params)), p)
+
+
+def _cylinder_mass(p: PlacedShape) -> Part:
+    hh, rb, rt = p.params
+    return _to_parent(*_revolution([(-hh, hh, lambda y: rb + (rt - rb) * (y + hh) / (2 * hh))]), p)
+
+
+def _convex_mass(p: PlacedShape) -> Part:
+    tris = convex_hull(p.points)
+    return mesh_mass(p.points, tris) if len(tris) else _zero()
+
+
+def _trimesh_mass(p: PlacedShape) -> Part:
+    return mesh_mass(p.points, p.triangles) if is_closed(p.points, p.triangles) else bounds_mass(p.points)
 
 
 def bounds_mass(points: np.ndarray) -> Part:
@@ -188,3 +202,10 @@ def principal_axes(inertia: np.ndarray) -> tuple[Vec3, Quat]:
     if np.linalg.det(vectors) < 0:
         vectors[:, 2] = -vectors[:, 2]
     return (float(values[0]), float(values[1]), float(values[2])), matrix_to_quat(vectors)
+
+
+# Each placed kind's integral (``PlacedShape.kind``); a plane has none.
+_MASS: dict[str, Callable[[PlacedShape], Part]] = {
+    "box": _box_mass, "sphere": _sphere_mass, "capsule": _capsule_mass, "cylinder": _cylinder_mass,
+    "convex": _convex_mass, "trimesh": _trimesh_mass,
+}

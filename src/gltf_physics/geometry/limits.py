@@ -26,7 +26,7 @@ reports each as GLTF-SIMULATE. Checked:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -193,13 +193,17 @@ def _clearly_fine(shapes: list[Any], matrices: list[np.ndarray]) -> np.ndarray:
 
 def _primitive_sizes(shape: Any) -> tuple[Any, ...] | None:
     """A box, sphere, capsule or cylinder's size numbers; ``None`` for any other shape."""
-    if isinstance(shape, Box):
-        return tuple(shape.size)
-    if isinstance(shape, Sphere):
-        return (shape.radius,)
-    if isinstance(shape, Capsule | Cylinder):
-        return (shape.height, shape.radius_bottom, shape.radius_top)
-    return None
+    sizes = _SIZES.get(type(shape))
+    return sizes(shape) if sizes is not None else None
+
+
+# Each primitive kind's size numbers, for the fast path (planes and meshes take the exact one).
+_SIZES: dict[type, Callable[[Any], tuple[Any, ...]]] = {
+    Box: lambda shape: tuple(shape.size),
+    Sphere: lambda shape: (shape.radius,),
+    Capsule: lambda shape: (shape.height, shape.radius_bottom, shape.radius_top),
+    Cylinder: lambda shape: (shape.height, shape.radius_bottom, shape.radius_top),
+}
 
 
 def _placed(shape: Any, world: np.ndarray, mesh_source: MeshSource | None,

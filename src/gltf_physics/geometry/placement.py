@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -74,27 +75,65 @@ def _place(shape: Shape, rel: np.ndarray, rows: list[list[float]],
             row[0] = -row[0]
     q = quat_of_rows(rot)
     uniform = not any(v != v for v in s) and max(s) - min(s) <= 1e-9 * max(s)  # NaN: never uniform (NumPy)
-    if isinstance(shape, Plane):
-        sx = shape.size_x * s[0] if shape.size_x is not None else math.inf
-        sz = shape.size_z * s[2] if shape.size_z is not None else math.inf
-        return PlacedShape("plane", t, q, (sx, sz, 1.0 if shape.double_sided else 0.0))
-    if isinstance(shape, Box) and not sheared:
-        size = shape.size
-        half = (float(size[0]) * s[0] / 2, float(size[1]) * s[1] / 2, float(size[2]) * s[2] / 2)
-        return PlacedShape("box", t, q, half)
-    if not sheared and uniform:
-        k = s[0]
-        if isinstance(shape, Sphere):
-            return PlacedShape("sphere", t, q, (shape.radius * k,))
-        if isinstance(shape, Capsule):
-            return PlacedShape("capsule", t, q, (shape.height * k / 2, shape.radius_bottom * k,
-                                                   shape.radius_top * k))
-        if isinstance(shape, Cylinder):
-            return PlacedShape("cylinder", t, q, (shape.height * k / 2, shape.radius_bottom * k,
-                                                    shape.radius_top * k))
+    exact = _EXACT.get(type(shape))
+    placed = exact(shape, Frame(t, q, s, sheared, uniform)) if exact is not None else None
+    if placed is not None:
+        return placed
     # Non-uniform scale of a round shape, or a sheared frame: the hull of the tessellated shape.
     pts = shape_points(shape) @ rel[:3, :3].T + np.asarray(t)
     return PlacedShape("convex", (0.0, 0.0, 0.0), IDENTITY_QUAT, points=pts)
+
+
+class Frame(NamedTuple):
+    """What a shape's exact placement needs of its transform: translation, rotation (reflection dropped), the
+    column scales, and whether the frame is sheared or its scale uniform."""
+
+    t: tuple[float, float, float]
+    q: Quat
+    s: tuple[float, float, float]
+    sheared: bool
+    uniform: bool
+
+
+def _place_plane(shape: Plane, f: Frame) -> PlacedShape:
+    sx = shape.size_x * f.s[0] if shape.size_x is not None else math.inf
+    sz = shape.size_z * f.s[2] if shape.size_z is not None else math.inf
+    return PlacedShape("plane", f.t, f.q, (sx, sz, 1.0 if shape.double_sided else 0.0))
+
+
+def _place_box(shape: Box, f: Frame) -> PlacedShape | None:
+    if f.sheared:
+        return None
+    size, s = shape.size, f.s
+    return PlacedShape("box", f.t, f.q, (float(size[0]) * s[0] / 2, float(size[1]) * s[1] / 2,
+                                         float(size[2]) * s[2] / 2))
+
+
+def _place_sphere(shape: Sphere, f: Frame) -> PlacedShape | None:
+    if f.sheared or not f.uniform:
+        return None
+    return PlacedShape("sphere", f.t, f.q, (shape.radius * f.s[0],))
+
+
+def _place_capsule(shape: Capsule, f: Frame) -> PlacedShape | None:
+    if f.sheared or not f.uniform:
+        return None
+    k = f.s[0]
+    return PlacedShape("capsule", f.t, f.q, (shape.height * k / 2, shape.radius_bottom * k, shape.radius_top * k))
+
+
+def _place_cylinder(shape: Cylinder, f: Frame) -> PlacedShape | None:
+    if f.sheared or not f.uniform:
+        return None
+    k = f.s[0]
+    return PlacedShape("cylinder", f.t, f.q, (shape.height * k / 2, shape.radius_bottom * k, shape.radius_top * k))
+
+
+# Each primitive kind's exact placement: ``None`` where the transform does not keep the shape's kind (then it
+# becomes the hull of its tessellation). Keyed by the exact class, like ``model.shapes.SHAPE_KINDS``.
+_EXACT: dict[type, Callable[[Any, Frame], PlacedShape | None]] = {
+    Plane: _place_plane, Box: _place_box, Sphere: _place_sphere, Capsule: _place_capsule, Cylinder: _place_cylinder,
+}
 
 
 def _sheared(rot: list[list[float]]) -> bool:

@@ -7,6 +7,8 @@ into the hull of these points), tapered capsules and cylinders in engines withou
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -17,16 +19,15 @@ SEGMENTS = 32  # tessellation of round shapes turned into hulls (non-uniform sca
 
 def shape_points(shape: Shape, segments: int = SEGMENTS) -> np.ndarray:
     """Points whose convex hull is the (tessellated) shape, in the shape's node space."""
-    if isinstance(shape, Box):
-        h = np.asarray(shape.size, dtype=float) / 2
-        return np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float) * h
-    if isinstance(shape, Sphere):
-        return _sphere_points(np.zeros(3), shape.radius, segments)
-    if isinstance(shape, Capsule):
-        return capsule_points(shape.height / 2, shape.radius_bottom, shape.radius_top, segments)
-    if isinstance(shape, Cylinder):
-        return cylinder_points(shape.height / 2, shape.radius_bottom, shape.radius_top, segments)
-    raise TypeError(f"no point set for {type(shape).__name__}")
+    points = _POINTS.get(type(shape))
+    if points is None:
+        raise TypeError(f"no point set for {type(shape).__name__}")
+    return points(shape, segments)
+
+
+def _box_points(shape: Box, segments: int) -> np.ndarray:
+    h = np.asarray(shape.size, dtype=float) / 2
+    return np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float) * h
 
 
 def capsule_points(half_height: float, r_bottom: float, r_top: float, segments: int = SEGMENTS) -> np.ndarray:
@@ -49,3 +50,14 @@ def _sphere_points(centre: np.ndarray, radius: float, segments: int) -> np.ndarr
     la, lo = np.meshgrid(lat, lon, indexing="ij")
     pts = np.stack([np.sin(la) * np.cos(lo), np.cos(la), np.sin(la) * np.sin(lo)], axis=-1).reshape(-1, 3)
     return centre + radius * pts
+
+
+# Each primitive kind's points (a plane has none: it is never turned into a hull).
+_POINTS: dict[type, Callable[[Any, int], np.ndarray]] = {
+    Box: _box_points,
+    Sphere: lambda shape, segments: _sphere_points(np.zeros(3), shape.radius, segments),
+    Capsule: lambda shape, segments: capsule_points(shape.height / 2, shape.radius_bottom, shape.radius_top,
+                                                    segments),
+    Cylinder: lambda shape, segments: cylinder_points(shape.height / 2, shape.radius_bottom, shape.radius_top,
+                                                      segments),
+}
