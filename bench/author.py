@@ -2,10 +2,10 @@
 
 Rows:
 - hull of a 100,000-triangle mesh (a bumpy sphere, 50,002 vertices; and a smooth one, all on the hull):
-  ``author.hull.convex_hull`` (qhull via SciPy; target ≤ 0.5 s) against ``model.mass.convex_hull`` (the
+  ``author.hull.convex_hull`` (qhull via SciPy; target ≤ 0.5 s) against ``geometry.hulls.convex_hull`` (the
   project's pure-Python quickhull);
 - ``gltf-physics info``'s summary of the MotionProperties sample (KHR gen3 fixtures: every body's mass
-  properties), with ``model.mass.convex_hull`` as it is and with qhull's ``hull_triangles`` in its place;
+  properties), with ``geometry.hulls.convex_hull`` as it is and with qhull's ``hull_triangles`` in its place;
 - CoACD at its own defaults (threshold 0.05, 150 MCTS iterations) and at ``Settings.fast`` on a ring
   (384 triangles) and a mug (192 vertices), seed 0.
 
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 
 from gltf_physics.author.decompose import Settings, decompose
 from gltf_physics.author.hull import convex_hull, hull_triangles
-from gltf_physics.model import mass
+from gltf_physics.geometry import hulls, integrals
 
 
 def bumpy_sphere(rows: int = 250, columns: int = 200, noise: float = 0.02) -> tuple[np.ndarray, np.ndarray]:
@@ -72,7 +72,7 @@ def motion_properties_rows() -> list[tuple[str, float]]:
     path = fixtures / "KHR_physics_rigid_bodies/gen3-implicit-shapes/MotionProperties/MotionProperties.gltf"
     if not path.is_file():
         return [("MotionProperties: fixture not found", math.nan)]
-    old = mass.convex_hull
+    old = integrals.convex_hull  # what the mass integrals call
 
     def run() -> None:
         doc = gp.load(path)
@@ -80,11 +80,11 @@ def motion_properties_rows() -> list[tuple[str, float]]:
 
     convex_hull([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])  # SciPy imported before timing
     rows = [("MotionProperties `info` summary, Python quickhull", timed(run, 3))]
-    mass.convex_hull = hull_triangles  # the swap the lead makes when merging (see the report)
+    integrals.convex_hull = hull_triangles  # the swap the lead makes when merging (see the report)
     try:
         rows.append(("MotionProperties `info` summary, qhull", timed(run, 3)))
     finally:
-        mass.convex_hull = old
+        integrals.convex_hull = old
     return rows
 
 
@@ -96,7 +96,7 @@ def main() -> None:
     v, t = bumpy_sphere()
     rows = [(f"hull, {len(t):,} triangles / {len(v):,} vertices, qhull", timed(lambda: convex_hull(v)))]
     if not args.skip_python_hull:
-        rows.append((f"hull, {len(t):,} triangles, Python quickhull", timed(lambda: mass.convex_hull(v), 1)))
+        rows.append((f"hull, {len(t):,} triangles, Python quickhull", timed(lambda: hulls.convex_hull(v), 1)))
     smooth, _ = bumpy_sphere(noise=0.0)  # every vertex on the hull: qhull's worst case for this size
     rows.append(("hull, smooth sphere (every vertex on the hull), qhull", timed(lambda: convex_hull(smooth))))
     rows += motion_properties_rows()

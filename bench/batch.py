@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gltf_physics.scale.batch_driver import batch
 from gltf_physics.scale.cluster import open_client
-from gltf_physics.scale.run import batch
 from gltf_physics.validation import Severity, validate_file
 from validate import khr_document, omi_document
 

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 import gltf_physics as gp
+from gltf_physics.geometry.tessellation import shape_points
 from gltf_physics.gltf.meshes import mesh_triangles, node_triangles
 from gltf_physics.gltf.transforms import quat_to_matrix, world_matrices
 from gltf_physics.model import Box, Collider, MeshShape
-from gltf_physics.model.mass import shape_points
 
 
 def prepare(gltf: dict[str, Any], buffers: list[bytes]) -> gp.Document:

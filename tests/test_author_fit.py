@@ -11,10 +11,10 @@ from author_meshes import box, revolve, torus
 from gltf_physics.author.fit import fit_box, fit_capsule, fit_cylinder, fit_sphere
 from gltf_physics.author.hull import convex_hull, hull_triangles
 from gltf_physics.author.measure import measure, primitive_mesh
+from gltf_physics.geometry.hulls import convex_hull as python_hull
+from gltf_physics.geometry.integrals import mesh_mass
 from gltf_physics.gltf.transforms import quat_to_matrix
 from gltf_physics.model import Box, Capsule, Cylinder, Sphere
-from gltf_physics.model.mass import convex_hull as python_hull
-from gltf_physics.model.mass import mesh_mass
 
 TILT = quat_to_matrix(np.array([0.3, -0.2, 0.4, 0.84]) / np.linalg.norm([0.3, -0.2, 0.4, 0.84]))
 
@@ -32,7 +32,7 @@ def test_hull_of_a_box_with_inner_points_is_its_twelve_outward_faces_and_its_vol
 
 
 def test_hull_triangles_give_the_same_volume_as_the_older_python_hull() -> None:
-    # The drop-in replacement for model/mass.py's quickhull: same contract (indices into the input, outward).
+    # The drop-in replacement for geometry/hulls.py's quickhull: same contract (indices into the input, outward).
     p = np.random.default_rng(3).normal(size=(400, 3))
     new, old = hull_triangles(p), python_hull(p)
     assert mesh_mass(p, new)[0] == pytest.approx(mesh_mass(p, old)[0], rel=1e-12)

@@ -1,7 +1,7 @@
 """`batch` (issue 14): one isolated Dask task per asset; crashes, hangs, memory exhaustion and unreadable files
 fail their own rows only; --resume; a real `dask scheduler` + two `dask worker` processes equal a local run.
 
-Fault assets use the runner's test-only hooks (GLTF_PHYSICS_BATCH_FAULTS=1, see gltf_physics.scale.runner):
+Fault assets go to a runner with test-only faults (tests/batch_faults.py, in place of the package's runner):
 `*.hang.gltf` blocks in C, `*.crash.gltf` segfaults the runner, `*.oom.gltf` allocates until its limit.
 """
 
@@ -17,10 +17,11 @@ import distributed
 import pyarrow.parquet as pq
 import pytest
 
+import batch_faults
 from conftest import fixture_path
+from gltf_physics.scale.batch_driver import _chunks, batch
 from gltf_physics.scale.cluster import open_client
 from gltf_physics.scale.paths import expand
-from gltf_physics.scale.run import _chunks, batch
 from gltf_physics.scale.table import journal_path
 from gltf_physics.validation import Severity, validate_file
 from scale_helpers import ball, cli, env, without_seconds, write
@@ -30,17 +31,19 @@ GOOD_DIR = "OMI_physics_body/gen2-type-dynamic"  # six small official assets, in
 
 @pytest.fixture(scope="module")
 def client():
-    """Two local worker processes, with the fault hooks on (the runners inherit the workers' environment)."""
-    previous = os.environ.get("GLTF_PHYSICS_BATCH_FAULTS")
-    os.environ["GLTF_PHYSICS_BATCH_FAULTS"] = "1"
+    """Two local worker processes whose runners are tests/batch_faults.py (this folder on the PYTHONPATH the
+    workers, and so their runners, inherit)."""
+    previous = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent), previous]))
     try:
         with open_client(workers=2) as c:
+            c.run(batch_faults.use_fault_runner)
             yield c
     finally:
         if previous is None:
-            del os.environ["GLTF_PHYSICS_BATCH_FAULTS"]
+            del os.environ["PYTHONPATH"]
         else:
-            os.environ["GLTF_PHYSICS_BATCH_FAULTS"] = previous
+            os.environ["PYTHONPATH"] = previous
 
 
 @pytest.fixture(scope="module")

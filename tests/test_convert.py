@@ -19,6 +19,9 @@ import pytest
 from conftest import all_fixture_files, fixture_path
 from gltf_physics.api import convert
 from gltf_physics.dialects import detect_generations, read_scene
+from gltf_physics.geometry.frames import body_frame
+from gltf_physics.geometry.mass import body_mass_properties
+from gltf_physics.geometry.placement import document_mesh_source
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.io import load
 from gltf_physics.gltf.transforms import decompose, trs_matrix, world_matrices
@@ -32,7 +35,6 @@ from gltf_physics.model import (
     Pose,
 )
 from gltf_physics.model.combine import DEFAULT_MATERIAL, pair_coefficients
-from gltf_physics.model.mass import body_frame, body_mass_properties, document_mesh_source
 from gltf_physics.validation import validate
 
 FIXTURES = all_fixture_files()

@@ -269,8 +269,10 @@ def _per_body(scene: PhysicsScene, world: list, body: Body) -> tuple[Any, tuple[
     import numpy as np
 
     from gltf_physics.dialects.omi_physics.mass import is_finite
+    from gltf_physics.geometry.frames import body_frame
+    from gltf_physics.geometry.mass import body_mass_properties
+    from gltf_physics.geometry.placement import colliders_by_body, document_mesh_source
     from gltf_physics.gltf.transforms import affine_inverse
-    from gltf_physics.model.mass import body_frame, body_mass_properties, colliders_by_body, document_mesh_source
 
     doc = scene.document
     with np.errstate(all="ignore"):
@@ -308,8 +310,8 @@ def test_bulk_body_masses_are_the_per_body_numbers_bit_for_bit(source: str) -> N
     """The writer's bulk mass table (stacked NumPy, shared results) gives exactly the per-body numbers."""
     from gltf_physics.dialects import read_scene
     from gltf_physics.dialects.omi_physics.mass import BodyMasses
+    from gltf_physics.geometry.placement import colliders_by_body, document_mesh_source
     from gltf_physics.gltf.transforms import world_matrices
-    from gltf_physics.model.mass import colliders_by_body, document_mesh_source
 
     doc = _rotated_bodies() if source == "<rotated-bodies>" else load(fixture_path(source))
     scene = read_scene(doc)

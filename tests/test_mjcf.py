@@ -17,6 +17,7 @@ from conftest import all_fixture_files, fixture_path
 from gltf_physics.api import load, read_scene
 from gltf_physics.cli import app
 from gltf_physics.formats.mjcf.write import to_mjcf
+from gltf_physics.geometry.placement import document_mesh_source
 from gltf_physics.model import (
     Body,
     Box,
@@ -34,7 +35,6 @@ from gltf_physics.model import (
     Plane,
     Sphere,
 )
-from gltf_physics.model.mass import document_mesh_source
 from mujoco_scenes import bar_hinge, make, save_khr
 
 # Joint fixtures: (static bodies holding JOINT-9 partner colliders, MuJoCo joints, actuators, equalities).

@@ -15,6 +15,9 @@ import pytest
 from conftest import all_fixture_files, fixture_path
 from gltf_physics.api import load, read_scene
 from gltf_physics.dialects.common.context import ReadContext
+from gltf_physics.geometry.frames import body_frame, inverse_body_frame, inverse_body_frames, rigid_inverse
+from gltf_physics.geometry.mass import MassCache, body_mass_properties
+from gltf_physics.geometry.placement import colliders_by_body, document_mesh_source
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.transforms import (
     decompose,
@@ -24,16 +27,6 @@ from gltf_physics.gltf.transforms import (
     relative_pose,
     relative_rigid,
     relative_rigid_all,
-)
-from gltf_physics.model.mass import (
-    MassCache,
-    body_frame,
-    body_mass_properties,
-    colliders_by_body,
-    document_mesh_source,
-    inverse_body_frame,
-    inverse_body_frames,
-    rigid_inverse,
 )
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 1e-300, 1e300, math.inf, -math.inf, math.nan, 1e-13]

@@ -275,7 +275,7 @@ def test_document_that_is_not_an_object() -> None:
 
 
 def test_info_summary_with_overflowing_shape_size() -> None:
-    # The mass of a sphere of radius 1e200 overflows (inf, then a NaN inertia tensor in model/mass; it raised
+    # The mass of a sphere of radius 1e200 overflows (inf, then a NaN inertia tensor in geometry/; it raised
     # OverflowError once): the row says so.
     doc = as_doc(put(omi4(), "/extensions/OMI_physics_shape/shapes/0", {"type": "sphere",
                                                                        "sphere": {"radius": 1e200}}))

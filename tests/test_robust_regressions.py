@@ -17,6 +17,8 @@ import rapier3d as rp
 from gltf_physics.dialects import read_scene, write_scene
 from gltf_physics.dialects.common.context import frame_node
 from gltf_physics.dialects.omi_physics.motion import inertia_from_tensor
+from gltf_physics.geometry.integrals import _capsule_profile, placed_mass, principal_axes
+from gltf_physics.geometry.placement import PlacedShape
 from gltf_physics.gltf import jsontext, meshes
 from gltf_physics.gltf.bounds import MAX_UNBACKED_ACCESSOR_BYTES
 from gltf_physics.gltf.document import Document
@@ -24,7 +26,6 @@ from gltf_physics.gltf.errors import GltfError
 from gltf_physics.gltf.io import load, save
 from gltf_physics.gltf.transforms import affine_inverse, world_matrices
 from gltf_physics.model import Pose
-from gltf_physics.model.mass import PlacedShape, _capsule_profile, placed_mass, principal_axes
 from gltf_physics.sim import SimulationError, World, write_final_pose, write_trace
 from gltf_physics.sim.errors import engine_failures
 from gltf_physics.validation import validate

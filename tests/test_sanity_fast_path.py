@@ -1,4 +1,4 @@
-"""The runtime checks' NumPy fast path (model/sanity.py ``_clearly_fine``) never passes a shape the exact,
+"""The runtime checks' NumPy fast path (geometry/limits.py ``_clearly_fine``) never passes a shape the exact,
 one-by-one check refuses — it only saves the per-shape placement on scenes of thousands of primitives."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gltf_physics.geometry.limits import MAX_EXTENT, _clearly_fine, _placed
 from gltf_physics.model import Box, Capsule, Cylinder, Sphere
-from gltf_physics.model.sanity import MAX_EXTENT, _clearly_fine, _placed
 
 sizes = st.one_of(st.floats(-1.0, 10.0), st.sampled_from([0.0, math.nan, math.inf, 4e4, 6e4, 1e9]))
 shapes = st.one_of(st.builds(Box, st.tuples(sizes, sizes, sizes)), st.builds(Sphere, sizes),

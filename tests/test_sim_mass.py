@@ -1,4 +1,4 @@
-"""Mass properties from shapes (model/mass.py), checked against hand formulas (DIGEST §11, DESIGN §3)."""
+"""Mass properties from shapes (geometry/), checked against hand formulas (DIGEST §11, DESIGN §3)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,11 @@ import math
 import numpy as np
 import pytest
 
+from gltf_physics.geometry.hulls import convex_hull, is_closed
+from gltf_physics.geometry.integrals import mesh_mass, placed_mass
+from gltf_physics.geometry.mass import body_mass_properties, has_axes
+from gltf_physics.geometry.placement import place_shape
+from gltf_physics.geometry.tessellation import capsule_points
 from gltf_physics.gltf.document import Document
 from gltf_physics.model import (
     Body,
@@ -19,16 +24,6 @@ from gltf_physics.model import (
     PhysicsScene,
     Plane,
     Sphere,
-)
-from gltf_physics.model.mass import (
-    body_mass_properties,
-    capsule_points,
-    convex_hull,
-    has_axes,
-    is_closed,
-    mesh_mass,
-    place_shape,
-    placed_mass,
 )
 
 RHO = 1000.0

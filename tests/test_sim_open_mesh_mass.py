@@ -1,4 +1,4 @@
-"""An open triangle mesh on a dynamic body weighs as the solid box of its bounds (``model.mass.bounds_mass``).
+"""An open triangle mesh on a dynamic body weighs as the solid box of its bounds (``geometry.integrals.bounds_mass``).
 
 It encloses no volume; the spec derives a body's mass from its colliders' volume at a density in kg/m³, and
 the spec author's reference (Babylon.js on Havok) gives such a mesh the mass properties of its bounding box.
@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gltf_physics.geometry.hulls import convex_hull, is_closed
+from gltf_physics.geometry.mass import body_mass_properties
 from gltf_physics.gltf.document import Document
 from gltf_physics.model import Body, Collider, MeshShape, Motion, PhysicsScene
-from gltf_physics.model.mass import body_mass_properties, convex_hull, is_closed
 from gltf_physics.sim import World
 
 # A 0.2 × 0.4 × 0.6 m box surface centred at (1, 2, 3), one triangle missing (open).

@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pytest
 
+from gltf_physics.geometry.hulls import convex_hull
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.transforms import quat_to_matrix
 from gltf_physics.model import (
@@ -30,7 +31,6 @@ from gltf_physics.model import (
     Sphere,
     Trigger,
 )
-from gltf_physics.model.mass import convex_hull
 from gltf_physics.sim import SimulationError, World
 from gltf_physics.sim.trace import trace_text
 

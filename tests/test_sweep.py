@@ -12,7 +12,7 @@ import pytest
 
 from gltf_physics.scale.cluster import open_client
 from gltf_physics.scale.specs import SpecError, parse, plan
-from gltf_physics.scale.sweeps import sweep
+from gltf_physics.scale.sweep_driver import sweep
 from scale_helpers import MOTION, ball, cli, write
 
 G, H = 9.81, 1 / 240

@@ -25,10 +25,10 @@ from hypothesis import strategies as st
 
 from gltf_physics.dialects import read_scene
 from gltf_physics.dialects.common.portable_joints import swap_is_exact, swapped
+from gltf_physics.geometry.limits import _clearly_fine, _placed
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.errors import GltfError
 from gltf_physics.model import Box, Capsule, Cylinder, Sphere
-from gltf_physics.model.sanity import _clearly_fine, _placed
 from gltf_physics.sim import World
 from gltf_physics.sim.errors import SimulationError
 from gltf_physics.validation import Severity, validate
@@ -223,8 +223,9 @@ def _same_placement(a: Any, b: Any) -> bool:
 def test_the_bulk_placement_cache_agrees_with_placing_each_shape(cases: list[Any], body_values: list[float]) -> None:
     """The runtime's batched, cached placement of a body's colliders against placing each one on its own, for
     collider and body matrices of every hard kind (equal shapes repeat, so the cache is hit)."""
+    from gltf_physics.geometry.frames import inverse_body_frame
+    from gltf_physics.geometry.placement import bulk_placements, colliders_by_body, place_shape
     from gltf_physics.model import Body, Collider, Motion, PhysicsScene
-    from gltf_physics.model.mass import bulk_placements, colliders_by_body, inverse_body_frame, place_shape
 
     cases = cases + cases[:2]  # equal shapes at equal poses: what the cache exists for
     world = [np.array(body_values).reshape(4, 4).T] + [np.array(v).reshape(4, 4).T for _, v in cases]

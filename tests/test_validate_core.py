@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from core_docs import DATA, as_document, base, mutated, write
 from gltf_physics.gltf.document import Document
 from gltf_physics.validation import Severity, validate, validate_file
-from gltf_physics.validation.core_codes import CORE_CODES
+from gltf_physics.validation.gltf.codes import CORE_CODES
 from khronos_batch import khronos_messages
 from mutation import key_paths
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from conftest import FIXTURES, all_fixture_files, fixture_path
 from core_mutation import mutated_documents
 from gltf_physics.validation import Report, Severity, validate_file
-from gltf_physics.validation.core_codes import CORE_CODES
+from gltf_physics.validation.gltf.codes import CORE_CODES
 from khronos_batch import khronos_messages
 
 DOCUMENTS = 400

@@ -25,3 +25,13 @@ def exports(package: str, where: dict[str, str]) -> Callable[[str], Any]:
         return value
 
     return __getattr__
+
+
+def listing(package: str, names: list[str]) -> Callable[[], list[str]]:
+    """A module ``__dir__`` for ``package``: its public ``names`` (lazy or not, imported yet or not) and whatever
+    the module already holds, so ``dir()`` and tab completion show the API before first use."""
+
+    def __dir__() -> list[str]:
+        return sorted(set(names) | set(vars(sys.modules[package])))
+
+    return __dir__

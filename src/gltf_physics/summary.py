@@ -8,18 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from .dialects.common.context import gc_paused
+from .gcpause import gc_paused
+from .geometry.mass import MassCache, MassProperties, body_mass_properties, has_axes
+from .geometry.placement import colliders_by_body, document_mesh_source
 from .gltf.document import Document
 from .gltf.transforms import world_matrices
 from .model import MotionType, PhysicsScene, shape_kind
-from .model.mass import (
-    MassCache,
-    MassProperties,
-    body_mass_properties,
-    colliders_by_body,
-    document_mesh_source,
-    has_axes,
-)
 
 DENSITY = 1000.0  # kg/m³, body_mass_properties' default: what `info` has always reported
 

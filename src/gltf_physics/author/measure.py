@@ -67,7 +67,8 @@ def measure(vertices: np.ndarray, triangles: np.ndarray, parts: list[Hull] | Non
     hull = hull or convex_hull(v)
     hull_volume = hull.volume if hull is not None else 0.0
     if parts is None:
-        from ..model.mass import is_closed, mesh_mass
+        from ..geometry.hulls import is_closed
+        from ..geometry.integrals import mesh_mass
 
         volume = mesh_mass(v, triangles)[0] if is_closed(v, triangles) else None
         ratio = volume / hull_volume if volume is not None and hull_volume > 0 else None

@@ -18,9 +18,11 @@ from typing import Any
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import typer
-from typer._click.exceptions import UsageError as ClickUsageError  # typer 0.26–0.28 carries its own click
 
+from ..lazy import listing
 from . import common
+
+_USAGE = 2  # click's exit code for a usage error (a bad, missing or unknown option or argument)
 
 # Every command, in the order `--help` lists them; each lives in the module of its name (cli/<name>.py).
 COMMANDS = ("info", "validate", "convert", "simulate", "view", "plot", "compare", "batch", "sweep", "add")
@@ -61,6 +63,7 @@ def _commands_needed(args: list[str]) -> Iterable[str]:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; a usage error (bad or missing option value) is one line on stderr, exit 2."""
+    from ..gcpause import promoting
     from .options import usage_line
 
     for stream in (sys.stdout, sys.stderr):  # a lone surrogate in a name must print, not raise mid-output
@@ -70,8 +73,11 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     try:
         command = typer.main.get_command(build_app(_commands_needed(args)))
-        code = command.main(args=args, prog_name="gltf-physics", standalone_mode=False)
-    except ClickUsageError as e:
+        with promoting():  # the command owns its process: big reads leave no young objects to sweep again
+            code = command.main(args=args, prog_name="gltf-physics", standalone_mode=False)
+    except typer.TyperException as e:  # typer's own click raises its errors as these; usage errors exit with 2
+        if e.exit_code != _USAGE:
+            raise
         if type(e).__name__ == "NoArgsIsHelpError":  # bare `gltf-physics`: the help, as click shows it
             e.show()
             raise SystemExit(0) from None
@@ -83,3 +89,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 __all__ = ["COMMANDS", "app", "build_app", "main"]
+__dir__ = listing(__name__, __all__)

@@ -76,7 +76,7 @@ def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, A
     _check(args)  # before importing Dask: a usage error should be instant
     require_extra("batch", "scale", SCALE_MODULES)
     _refuse_overwrite(args, options)
-    from ..scale.run import batch
+    from ..scale.batch_driver import batch
     from .batch_progress import BatchProgress
 
     progress = BatchProgress(command)

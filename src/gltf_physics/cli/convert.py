@@ -6,15 +6,16 @@ Every output path is checked before any work, and the converted file and its los
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .common import UsageError, clean_errors, out
-from .options import choice, suffix
+from .options import choice, one_of, suffix
 from .overwrite import Source, refuse_overwrite
 
-_USD = (".usd", ".usda", ".usdc")
+if TYPE_CHECKING:
+    from ..formats import Reader, Writer
 
 
 @clean_errors
@@ -42,36 +43,41 @@ def convert(
     \b
     Example: gltf-physics convert scene.glb scene.khr.gltf --to khr --report losses.json
     """
+    from .. import formats
     from ..gltf.files import check_writable
 
     if to is not None:
-        choice("--to", to, ["omi", "khr", "mjcf"])
+        choice("--to", to, formats.targets())
     refuse_overwrite([Source(src)], [("OUT", dst), ("--report", report)], may_replace="OUT" if in_place else None)
     check_writable(dst, "OUT")
     if report is not None:
         check_writable(report, "--report")
-    if src.suffix.lower() in (".urdf", ".xml", ".mjcf"):  # robots in
-        from .convert_robots import robot_in
+    writer, reader = formats.writer_for(dst, to), formats.reader_for(src)
+    try:
+        if src.suffix.lower() in formats.robot_suffixes():  # robots in (and out as glTF or MJCF)
+            from .convert_robots import robot_in
 
-        lines = robot_in(src, dst, to, report, floating_base=floating_base, package_dirs=package_dir or [])
-    elif to == "mjcf" or dst.suffix.lower() == ".xml":
-        lines = _to_mjcf(src, dst, to, report)
-    elif src.suffix.lower() in _USD or dst.suffix.lower() in _USD:
-        lines = _usd(src, dst, to, report)
-    else:
-        lines = _gltf(src, dst, to, report)
+            lines = robot_in(src, dst, to, report, floating_base=floating_base, package_dirs=package_dir or [])
+        elif writer is not None:
+            lines = _write(writer, reader, src, dst, to, report)
+        elif reader is not None:
+            lines = _read(reader, src, dst, to, report)
+        else:
+            lines = _gltf(src, dst, to, report, formats.output_suffixes())
+    except formats.MissingExtraError as exc:
+        raise UsageError(str(exc)) from None
     if not quiet:
         for line in lines:
             out.print(line)
 
 
-def _gltf(src: Path, dst: Path, to: str | None, report: Path | None) -> list[str]:
+def _gltf(src: Path, dst: Path, to: str | None, report: Path | None, suffixes: list[str]) -> list[str]:
     """glTF → glTF: a lossless re-save, or the physics rewritten in the newest OMI or KHR form."""
     from ..api import convert as convert_doc
     from ..api import load, read_scene, save_converted
     from .messages import convert_summary
 
-    suffix("OUT", dst, [".gltf", ".glb", ".usda", ".usdc", ".usd", ".xml"], "the output")
+    suffix("OUT", dst, suffixes, "the output")
     doc = load(src)
     scene = read_scene(doc)
     losses: list[dict[str, str]] = []
@@ -81,48 +87,34 @@ def _gltf(src: Path, dst: Path, to: str | None, report: Path | None) -> list[str
     return convert_summary(src, dst, to, scene, losses, report)
 
 
-def _to_mjcf(src: Path, dst: Path, to: str | None, report: Path | None) -> list[str]:
-    """IN's physics as MuJoCo MJCF (formats/mjcf.py); the losses go to --report."""
-    from ..api import load, loss_report_output, read_scene
-    from ..formats.mjcf.write import to_mjcf
-    from ..gltf.files import Output, write_all
+def _write(writer: Writer, reader: Reader | None, src: Path, dst: Path, to: str | None,
+           report: Path | None) -> list[str]:
+    """glTF → another format (``formats.WRITERS``: OUT .usd*, or --to mjcf with OUT .xml)."""
     from .messages import loss_lines
 
-    if to != "mjcf" or dst.suffix.lower() != ".xml":
-        raise UsageError(f"{dst}: MJCF output needs OUT ending in .xml and --to mjcf")
-    scene = read_scene(load(src))
-    result = to_mjcf(scene, model_name=src.stem)
-    settled = [{"code": n.code, "pointer": n.pointer, "message": f"read leniently: {n.message}"} for n in scene.notes]
-    losses = settled + result.losses
-    outputs = [Output(dst, [result.xml.encode("utf-8")])]
-    if report is not None:
-        outputs.append(loss_report_output(report, source=src, target="mjcf", losses=losses))
-    write_all(outputs)  # both files, or neither
-    return [f"wrote {dst} (MuJoCo MJCF)", *loss_lines(losses, report)]
+    if writer.target is not None:  # chosen by --to or by OUT: both must say it
+        if to != writer.target or dst.suffix.lower() not in writer.suffixes:
+            raise UsageError(f"{dst}: {writer.name} output needs OUT ending in {one_of(writer.suffixes)} "
+                             f"and --to {writer.target}")
+    else:
+        if reader is not None:
+            verb = "is not a conversion" if reader.name == writer.name else "is not supported"
+            raise UsageError(f"{src}: {reader.name} → {writer.name} {verb}; IN must be .gltf or .glb")
+        if to is not None:
+            raise UsageError(f"--to names a glTF family; it does not apply to {writer.name} output")
+    losses = writer.function()(src, dst, report)
+    return [f"wrote {dst} ({writer.title})", *loss_lines(losses, report)]
 
 
-def _usd(src: Path, dst: Path, to: str | None, report: Path | None) -> list[str]:
-    """glTF → USD (OUT .usd*) or USD → glTF (IN .usd*, with --to)."""
-    from ..api import load, save_converted, write_loss_report
-    from ..formats import usd
+def _read(reader: Reader, src: Path, dst: Path, to: str | None, report: Path | None) -> list[str]:
+    """Another format → glTF (``formats.READERS``: IN .usd*), its physics in the newest form --to names."""
+    from .. import formats
+    from ..api import save_converted
     from .messages import loss_lines
 
-    losses: list[Any]
-    try:
-        if dst.suffix.lower() in _USD:
-            if src.suffix.lower() in _USD:
-                raise UsageError(f"{src}: USD → USD is not a conversion; IN must be .gltf or .glb")
-            if to is not None:
-                raise UsageError("--to names a glTF family; it does not apply to USD output")
-            losses = usd.to_usd(load(src), dst)
-            if report is not None:
-                write_loss_report(report, source=src, target="usd", losses=losses)
-            return [f"wrote {dst} (OpenUSD UsdPhysics)", *loss_lines(losses, report)]
-        suffix("OUT", dst, [".gltf", ".glb"], "the output of a USD input")
-        if to is None:
-            raise UsageError(f"{src}: reading USD needs --to khr or --to omi (the glTF physics family to write)")
-        doc, losses = usd.usd_to_gltf(src, to)
-        save_converted(doc, dst, report, source=src, target=to, losses=losses)  # both files, or neither
-        return [f"wrote {dst} (physics in the newest {to.upper()} form, from OpenUSD)", *loss_lines(losses, report)]
-    except usd.MissingExtraError as exc:
-        raise UsageError(str(exc)) from None
+    suffix("OUT", dst, list(formats.GLTF_SUFFIXES), f"the output of a {reader.name} input")
+    if to is None:
+        raise UsageError(f"{src}: reading {reader.name} needs --to khr or --to omi (the glTF physics family to write)")
+    doc, losses = reader.function()(src, to)
+    save_converted(doc, dst, report, source=src, target=to, losses=losses)  # both files, or neither
+    return [f"wrote {dst} (physics in the newest {to.upper()} form, from {reader.title})", *loss_lines(losses, report)]

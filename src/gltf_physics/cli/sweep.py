@@ -35,7 +35,7 @@ def sweep(
 ) -> None:
     """Run SCENE many times varying glTF Object Model pointers; final poses per (run, body) in one table."""
     from ..scale.specs import SpecError, plan
-    from ..scale.sweep_run import check_pointer
+    from ..scale.sweep_task import check_pointer
 
     _check(duration, rate, substeps, runs, workers, scheduler, out_table, trajectories)
     varied = dict(_parse_vary(v) for v in vary)
@@ -49,7 +49,7 @@ def sweep(
         raise UsageError(f"{scene}: {e}") from None
     require_extra("sweep", "scale", SCALE_MODULES)
     refuse_overwrite([Source(scene)], [("--out", out_table), ("--trajectories", trajectories)])
-    from ..scale.sweeps import sweep as run_sweep
+    from ..scale.sweep_driver import sweep as run_sweep
 
     with _Bar() as bar:
         try:

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from ..lazy import exports
+from ..lazy import exports, listing
 from .accessors import read_accessor
 from .document import Document
 from .errors import GltfError
@@ -27,3 +27,5 @@ __all__ = [
     "read_accessor",
     "save",
 ]
+
+__dir__ = listing(__name__, __all__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lazy import exports
+from ..lazy import exports, listing
 from .bodies import (
     IDENTITY_QUAT,
     ZERO3,
@@ -72,3 +72,5 @@ __all__ = [
     "WorldGravity",
     "shape_kind",
 ]
+
+__dir__ = listing(__name__, __all__)

@@ -2,7 +2,7 @@
 many assets, ``sweep`` runs one scene many times with varied parameters; both return pyarrow tables.
 
 Needs the extra ``gltf-physics[scale]`` (dask[distributed], pyarrow). The names are imported on first use so
-that the isolated runner processes (:mod:`.runner`) never load Dask.
+that the isolated runner processes (:mod:`.batch_child`) never load Dask.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ __all__ = ["batch", "sweep"]
 def batch(*args: Any, **kwargs: Any) -> Any:
     """Run validate, info, convert or simulate over many assets on Dask; one pyarrow table row per asset.
 
-    The arguments are :func:`gltf_physics.scale.run.batch`'s: ``paths`` (files, folders, globs), ``command``,
+    The arguments are :func:`gltf_physics.scale.batch_driver.batch`'s: ``paths`` (files, folders, globs), ``command``,
     ``client`` (a ``dask.distributed.Client``, else a local cluster of ``workers`` processes), ``timeout``,
     ``out``, ``resume`` and the command's options. Needs the ``[scale]`` extra.
 
@@ -24,7 +24,7 @@ def batch(*args: Any, **kwargs: Any) -> Any:
         >>> table.column("status").to_pylist()[:3]
         ['ok', 'ok', 'failed']
     """
-    from .run import batch as run_batch
+    from .batch_driver import batch as run_batch
 
     return run_batch(*args, **kwargs)
 
@@ -32,7 +32,7 @@ def batch(*args: Any, **kwargs: Any) -> Any:
 def sweep(*args: Any, **kwargs: Any) -> Any:
     """Run one scene many times on Dask, varying glTF Object Model pointers; one table row per (run, body).
 
-    The arguments are :func:`gltf_physics.scale.sweeps.sweep`'s: ``scene``, ``vary`` (pointer → SPEC such as
+    The arguments are :func:`gltf_physics.scale.sweep_driver.sweep`'s: ``scene``, ``vary`` (pointer → SPEC such as
     ``"uniform(0,5)"`` or ``"[grid(0,4,5), 10, 0]"``), ``runs``, ``seed``, ``duration``, ``client`` and the
     trajectory output. Deterministic for a seed whatever the worker count. Needs the ``[scale]`` extra.
 
@@ -41,6 +41,6 @@ def sweep(*args: Any, **kwargs: Any) -> Any:
         >>> runs.num_rows
         5
     """
-    from .sweeps import sweep as run_sweep
+    from .sweep_driver import sweep as run_sweep
 
     return run_sweep(*args, **kwargs)

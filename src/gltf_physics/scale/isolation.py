@@ -1,7 +1,7 @@
 """Run one asset in an isolated child process with a time limit: what makes a batch survive bad assets.
 
 A Dask task cannot be interrupted while it is blocked in a C extension, and a segfault or an out-of-memory kill
-takes the whole worker process with it. So each worker thread keeps one runner process (:mod:`.runner`) that
+takes the whole worker process with it. So each worker thread keeps one runner process (:mod:`.batch_child`) that
 processes its assets one after another (paying the interpreter and import start-up once, not per asset): a
 runner that does not answer within the asset's time limit is killed, one that dies is noticed by its closed
 pipe, and either way the asset's row says why and the next asset gets a fresh runner. Dask workers are daemonic
@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+CHILD = "gltf_physics.scale.batch_child"  # the module each runner process runs (``python -m``)
 _START_TIMEOUT = 120.0  # seconds for a runner's imports: not the asset's time, and generous on a loaded machine
 _local = threading.local()
 
@@ -30,7 +31,7 @@ class RunnerDied(Exception):
 
 
 class Runner:
-    """One child process serving requests; see :mod:`.runner` for the protocol."""
+    """One child process serving requests; see :mod:`.batch_child` for the protocol."""
 
     def __init__(self, memory_mb: int) -> None:
         self.memory_mb = memory_mb
@@ -39,7 +40,7 @@ class Runner:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         env.setdefault("OPENBLAS_NUM_THREADS", "1")  # the workers are the parallelism
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gltf_physics.scale.runner", "--memory", str(memory_mb)],
+            [sys.executable, "-m", CHILD, "--memory", str(memory_mb)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self._buffer = b""
         self._read(_START_TIMEOUT)  # {"ready": true}

@@ -1,6 +1,6 @@
 """What one asset of a batch does, per command: the library call and the figures its row records.
 
-Runs inside the isolated runner process (:mod:`.runner`), never imports Dask. Each function takes the asset's
+Runs inside the isolated runner process (:mod:`.batch_child`), never imports Dask. Each function takes the asset's
 path and the command's options and returns the row's figures (plain JSON values, one key per column of
 :data:`FIGURES`); it raises :class:`AssetFailed` (or any exception) when the asset cannot be processed.
 """

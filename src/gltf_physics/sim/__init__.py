@@ -2,9 +2,9 @@
 trace/events writers and bakes. Importing it loads no engine: a backend is imported when a World of that engine
 is built."""
 
-from .bake import bake, write_final_pose
 from .errors import SimulationError
 from .recording import Recording
+from .to_gltf import bake, write_final_pose
 from .trace import write_events, write_trace
 from .world import World
 

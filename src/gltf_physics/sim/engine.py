@@ -18,8 +18,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from ..geometry.mass import MassProperties
+from ..geometry.placement import MeshSource
 from ..model import PhysicsScene
-from ..model.mass import MassProperties, MeshSource
 from .errors import SimulationError
 from .triggers import TriggerTracker
 

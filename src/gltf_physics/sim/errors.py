@@ -49,7 +49,7 @@ def engine_failures(time: float | None = None) -> Iterator[None]:
 
     Engines written in Rust panic with ``pyo3_runtime.PanicException``, which derives from
     ``BaseException`` and so slips past ``except Exception``; their own errors (Rapier's
-    ``MeshConversionError``…) are ordinary exceptions. ``sim/checks.py`` refuses the inputs known to cause
+    ``MeshConversionError``…) are ordinary exceptions. ``sim/preflight.py`` refuses the inputs known to cause
     them; this is the net under it, wrapped around building and stepping only.
     """
     try:

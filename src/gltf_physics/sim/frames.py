@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from ..geometry.frames import body_frame
 from ..gltf.hierarchy import ancestors, parents
 from ..gltf.transforms import _composition_order, local_matrix, quat_to_matrix
-from ..model.mass import body_frame
 
 _OTHER_TRANSFORMS = frozenset(("rotation", "scale", "matrix"))
 _REALS = frozenset((int, float))

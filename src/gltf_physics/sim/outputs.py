@@ -16,8 +16,8 @@ from typing import Any
 from ..gltf.document import Document
 from ..gltf.files import Output, OutputSet, check_writable
 from ..gltf.io import plan_save
-from .bake import bake, write_final_pose
 from .errors import SimulationError
+from .to_gltf import bake, write_final_pose
 from .trace import events_text
 from .trace_writers import TraceWriter, check_trace_path, kept_frames, open_trace
 

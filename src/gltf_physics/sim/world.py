@@ -22,11 +22,12 @@ from typing import Any
 import numpy as np
 
 from ..dialects.common import pointers
+from ..geometry.mass import MassProperties
+from ..geometry.placement import MeshSource, document_mesh_source
 from ..model import PhysicsScene
-from ..model.mass import MassProperties, MeshSource, document_mesh_source
-from .checks import check_scene
 from .engine import CONTROLLED, Engine, engine_class
 from .errors import SimulationError, engine_failures, value_reason
+from .preflight import check_scene
 from .recording import Recording
 
 # World's keywords (from_file lists them when given another)

@@ -1,11 +1,11 @@
 """The validator (DESIGN §1): structural checks per dialect on the JSON, then semantic checks on the model.
 
-Issue codes are the DIGEST rule ids (``validate.rules.RULES``) for the physics, and the Khronos glTF-Validator's
-own codes and severities for core glTF 2.0 (``validate.core_codes.CORE_CODES``): "valid" means valid glTF too.
+Issue codes are the DIGEST rule ids (``validation.rules.RULES``) for the physics, and the Khronos glTF-Validator's
+own codes and severities for core glTF 2.0 (``validation.gltf.codes.CORE_CODES``): "valid" means valid glTF too.
 The report is shaped like the Khronos validator's. ``validate`` and ``validate_file`` never raise.
 """
 
-from .core_codes import CORE_CODES
+from .gltf.codes import CORE_CODES
 from .report import Message, Report
 from .rules import RULES, Rule, Severity
 from .runner import validate, validate_file

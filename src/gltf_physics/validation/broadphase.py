@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..geometry.placement import PlacedShape
 from ..model import Box, Capsule, Cylinder, MeshShape, PhysicsScene, Sphere
-from ..model.mass import PlacedShape
 from . import overlap
 
 

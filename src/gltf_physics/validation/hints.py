@@ -4,7 +4,7 @@ Not DIGEST rules, so their codes have their own stable prefix ``HINT-`` and thei
 documented by :func:`hints_markdown`). Their severity is the glTF-Validator's *hint*: a hint says the file is valid
 but will likely not behave as meant, never that it breaks a rule, so it counts as a hint and ``--strict`` (which
 fails on warnings) does not fail on it. They look at the
-scene at t = 0 with the model's own helpers (``model.mass`` for masses and placed shapes, ``overlap`` for
+scene at t = 0 with the model's own helpers (``geometry`` for masses and placed shapes, ``overlap`` for
 geometry); nothing here imports an engine.
 """
 
@@ -18,18 +18,12 @@ from typing import Any
 import numpy as np
 
 from ..dialects.common.checks import Emit, is_legacy_body, joint_family
+from ..geometry.frames import body_frame
+from ..geometry.mass import MassProperties, body_mass_properties
+from ..geometry.placement import PlacedShape, colliders_by_body, document_mesh_source, place_shape
 from ..gltf.errors import GltfError
 from ..gltf.transforms import quat_to_matrix, world_matrices
 from ..model import Joint, JointLimit, MotionType, PhysicsScene
-from ..model.mass import (
-    MassProperties,
-    PlacedShape,
-    body_frame,
-    body_mass_properties,
-    colliders_by_body,
-    document_mesh_source,
-    place_shape,
-)
 from . import broadphase, overlap
 from .rules import Rule, Severity
 

@@ -1,6 +1,6 @@
 """Engine-free overlap tests between placed collider shapes, for the validator's hints (``hints.py``).
 
-Shapes come placed in world space by :func:`gltf_physics.model.mass.place_shape` (scale folded in). Each
+Shapes come placed in world space by :func:`gltf_physics.geometry.placement.place_shape` (scale folded in). Each
 placed shape is turned into convex pieces with a support function (box, sphere, capsule and cylinder — tapered
 ones as the hull of their two end spheres / discs —, a convex hull's points; a triangle mesh is one piece
 per triangle) or a half-space (a plane: its finite size is ignored, it is a floor). Two pieces overlap by
@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from ..geometry.placement import PlacedShape
 from ..gltf.transforms import quat_to_matrix
-from ..model.mass import PlacedShape
 
 Support = Callable[[np.ndarray], np.ndarray]  # direction (3,) → the farthest point of the piece along it
 DEPTH = 0.005  # m: deeper than solvers' allowed penetration and float noise, far below a modelling mistake

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .core_codes import CORE_CODES
+from .gltf.codes import CORE_CODES
 
 
 class Severity(IntEnum):

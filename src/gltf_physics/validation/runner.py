@@ -6,17 +6,19 @@ from pathlib import Path
 from typing import Any
 
 from ..dialects.common.checks import Checker
-from ..dialects.common.context import ExtIndex, gc_paused
+from ..dialects.common.context import ExtIndex
 from ..dialects.registry import FAMILIES, PHYSICS_EXTENSIONS
+from ..gcpause import gc_paused
 from ..gltf.document import Document
 from ..gltf.errors import GltfError
-from . import core, hints, runtime, semantic, writable
-from .core_codes import CORE_CODES
+from . import hints, runtime, semantic, writable
+from .gltf import checks as gltf_checks
+from .gltf.codes import CORE_CODES
 from .report import Message, Report
 from .rules import Severity, severity_of
 
 STRUCTURAL: tuple[tuple[str, Checker], ...] = (
-    ("core glTF", core.check),
+    ("core glTF", gltf_checks.check),
     *((family.key, family.check) for family in FAMILIES),
     ("JSON text", writable.check),  # last: the physics checks name their own values first
 )
@@ -102,7 +104,7 @@ def _validate(document: Document, uri: str | None) -> Report:
         except Exception as exc:  # a checker bug must not hide the rest of the report
             emit("GLTF-READ", "", f"the {what} checks stopped early ({type(exc).__name__}: {exc})")
     try:
-        core.check_data(document, emit)
+        gltf_checks.check_data(document, emit)
     except Exception as exc:
         emit("GLTF-READ", "", f"the core data checks stopped early ({type(exc).__name__}: {exc})")
     info: dict[str, Any] = {"extensions": _extensions(gltf), "generations": {}, "counts": {}}
@@ -197,7 +199,7 @@ def _core_json_only(path: str | Path, report: Report) -> None:
             return
         emit = _Collector()
         with gc_paused():
-            core.check(gltf, emit)
+            gltf_checks.check(gltf, emit)
     except Exception:  # unparsable JSON (already the unreadable message) or a checker bug: add nothing
         return
     report.messages += [m for m in emit.messages if m.severity == Severity.ERROR]

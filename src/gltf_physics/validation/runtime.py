@@ -1,6 +1,6 @@
 """What ``simulate`` will refuse, reported as errors (GLTF-SIMULATE), so "valid" means the runtime accepts it too.
 
-Two parts: the runtime's own pre-build checks (:func:`gltf_physics.model.sanity.scene_problems`) on the model,
+Two parts: the runtime's own pre-build checks (:func:`gltf_physics.geometry.limits.scene_problems`) on the model,
 and — only for a document whose physics holds a number of extraordinary size (beyond ±1e6, or not finite:
 velocities, gravity factors, masses, forces of thrusters, wheels or drives, gravity fields) — a trial: the world
 is built and stepped once, as ``simulate`` would, and a body whose state stops being finite is reported at its
@@ -15,8 +15,8 @@ from typing import Any
 
 from ..dialects.common.checks import Emit
 from ..dialects.registry import PHYSICS_EXTENSIONS
+from ..geometry.limits import scene_problems
 from ..model import PhysicsScene
-from ..model.sanity import scene_problems
 
 _MAX_REPORTED = 100
 _ORDINARY = 1e6  # a physics number up to this magnitude cannot overflow the engine's first step on its own

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..lazy import listing
+
 _LAZY = {
     "build_page": "page", "write_page": "page", "viewer_bundle": "page", "ViewerNotBuilt": "page",
     "build_overlay": "overlay", "record": "bake", "render_png": "png",
@@ -24,3 +26,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = sorted(_LAZY)
+__dir__ = listing(__name__, __all__)

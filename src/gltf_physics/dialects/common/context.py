@@ -9,7 +9,6 @@ can be read, e.g. a shape index that points nowhere.
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ... import model
+from ...gcpause import gc_paused
 from ...gltf.document import Document
 from ...gltf.errors import GltfError
 from ...gltf.hierarchy import ancestors, nearest_marked, parents
@@ -36,39 +36,6 @@ from ...model import PhysicsScene, ReadNote, Shape
 
 if TYPE_CHECKING:
     from ...model import Pose
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (restored after; nesting is fine).
-
-    Reading or validating a 50,000-node document allocates a few hundred thousand small objects, and each
-    of the collector's full sweeps walks the whole parsed JSON tree (~10^6 containers): that doubled the
-    validation time. Nothing made here forms reference cycles, so reference counting frees it all as usual.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            _promote_young()
-            gc.enable()
-
-
-def _promote_young() -> None:
-    """Move every tracked object to the oldest generation, without a collection (``gc.freeze`` then
-    ``gc.unfreeze``, both constant time).
-
-    What the pause allocated is still counted as young: the first allocation after it would collect them all,
-    and again one generation up later (at 50,000 nodes, 0.06-0.08 s after reading and again after writing,
-    for ~10^6 objects that are the result and live on). A generational collector would promote them to the
-    oldest generation after surviving those collections anyway; full collections still see them. Skipped when
-    the caller has frozen objects of their own (``unfreeze`` would thaw those).
-    """
-    if gc.get_freeze_count() == 0:
-        gc.freeze()
-        gc.unfreeze()
 
 
 @contextmanager

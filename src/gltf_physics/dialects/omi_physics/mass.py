@@ -1,7 +1,7 @@
 """The computed mass properties the OMI writer needs for every KHR body without mass or centre of mass, in
 linear time with a few NumPy calls per document instead of per body (issue 11: 50k-node convert ≤ 2 s).
 
-Bit-identical to :func:`~gltf_physics.model.mass.body_mass_properties` and to the per-body centre formula it
+Bit-identical to :func:`~gltf_physics.geometry.mass.body_mass_properties` and to the per-body centre formula it
 replaces (the output's numbers must not move by an ulp), by two means only:
 
 - stacked ``np.matmul`` / ``np.linalg.inv`` / ``np.linalg.det`` instead of one call per body: NumPy runs the
@@ -19,10 +19,13 @@ from typing import Any
 
 import numpy as np
 
+from ...geometry.frames import body_frame
+from ...geometry.integrals import combine_parts, placed_mass
+from ...geometry.mass import MassProperties, apply_overrides
+from ...geometry.placement import place_shape
 from ...gltf.errors import GltfError
 from ...gltf.transforms import affine_inverse, decompose, distinct_blocks, quat_to_matrix
 from ...model import Body, PhysicsScene
-from ...model.mass import MassProperties, apply_overrides, body_frame, combine_parts, place_shape, placed_mass
 
 _TINY = 1e-6  # m: a computed centre of mass component this small is float noise of the mesh data (float32)
 
@@ -73,7 +76,7 @@ class BodyMasses:
         nodes = np.asarray([b.node for b in bodies], dtype=np.int64)
         frames = _body_frames(stack[nodes])
         rot_t = np.transpose(frames[:, :3, :3], (0, 2, 1))
-        inverses = np.zeros_like(frames)  # model.mass.rigid_inverse of each frame
+        inverses = np.zeros_like(frames)  # geometry.frames.rigid_inverse of each frame
         inverses[:, :3, :3] = rot_t
         inverses[:, :3, 3] = np.matmul(-rot_t, frames[:, :3, 3][:, :, None])[:, :, 0]
         inverses[:, 3, 3] = 1.0
@@ -167,7 +170,7 @@ class BodyMasses:
 
 
 def _body_frames(worlds: np.ndarray) -> np.ndarray:
-    """:func:`~gltf_physics.model.mass.body_frame` of each matrix: the rotation decomposed once per distinct
+    """:func:`~gltf_physics.geometry.frames.body_frame` of each matrix: the rotation decomposed once per distinct
     3×3 (by its bytes), the translation copied (decompose's translation is the last column, exactly)."""
     first, which = distinct_blocks(worlds[:, :3, :3])
     rotations = np.empty((len(first), 3, 3))

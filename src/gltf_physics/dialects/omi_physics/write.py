@@ -29,11 +29,12 @@ from typing import Any
 
 import numpy as np
 
+from ...geometry.mass import MassProperties
+from ...geometry.placement import colliders_by_body, document_mesh_source
 from ...gltf.document import Document
 from ...gltf.errors import GltfError
 from ...model import Body, Capsule, Cylinder, Motion, MotionType, Plane, Shape, Sphere
 from ...model import Box as BoxShape
-from ...model.mass import MassProperties, colliders_by_body, document_mesh_source
 from ..common.combine_modes import explicit_modes, loss_message
 from ..common.context import WriteContext
 from ..registry import OMI_PHYSICS_BODY

@@ -13,8 +13,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ...geometry.hulls import convex_hull
+from ...geometry.placement import PlacedShape
+from ...geometry.tessellation import shape_points
 from ...gltf.transforms import quat_multiply, quat_to_matrix
-from ...model.mass import PlacedShape, convex_hull, shape_points
 from ...model.shapes import Capsule, Cylinder
 
 _Z_TO_Y = (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))  # xyzw: turns MuJoCo's +Z axis onto glTF's +Y

@@ -9,7 +9,7 @@ Pure XML: writing needs no ``mujoco``; the file compiles with ``mujoco.MjModel.f
 - **Frame**: MJCF is Z-up, glTF Y-up: the world is turned +90° about X (glTF (x, y, z) → MJCF (x, −z, y));
   gravity turns with it. Body-local frames are the glTF body frames (node world pose without scale).
 - **Bodies**: dynamic → ``<body>`` + ``<freejoint/>`` (or nested with joints, ``mjcf_joints``), explicit
-  ``<inertial>`` from ``model.mass`` (same numbers as the Rapier runtime), ``gravcomp = 1 − gravityFactor``;
+  ``<inertial>`` from ``geometry.mass`` (same numbers as the Rapier runtime), ``gravcomp = 1 − gravityFactor``;
   kinematic and animated → ``mocap`` bodies; static motion → a jointless body; colliders without a body →
   ``worldbody`` geoms. Initial velocities → the ``initial`` keyframe's ``qvel``.
 - **Geoms**: box (half-sizes), sphere, capsule and cylinder (axis turned from +Y to +Z), infinite one-sided
@@ -42,21 +42,19 @@ from typing import Any
 
 import numpy as np
 
-from ...gltf.transforms import decompose, quat_to_matrix, world_matrices
-from ...model import Body, Joint, JointDrive, MotionType, PhysicsMaterial, PhysicsScene
-from ...model.mass import (
-    MassProperties,
+from ...geometry.frames import body_frame
+from ...geometry.integrals import combine_parts, placed_mass
+from ...geometry.mass import MassProperties, apply_overrides
+from ...geometry.placement import (
     MeshSource,
     PlacedShape,
-    apply_overrides,
-    body_frame,
     body_placements,
     colliders_by_body,
-    combine_parts,
     document_mesh_source,
     place_shape,
-    placed_mass,
 )
+from ...gltf.transforms import decompose, quat_to_matrix, world_matrices
+from ...model import Body, Joint, JointDrive, MotionType, PhysicsMaterial, PhysicsScene
 from . import joints as mj
 from .geoms import MAX_PRISMS, GeomWriter
 

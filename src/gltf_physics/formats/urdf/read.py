@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 
+from ...geometry.integrals import principal_axes
 from ...gltf.errors import GltfError
 from ...gltf.transforms import decompose
 from ...model import Box, Cylinder, MeshShape, PhysicsScene, Sphere
-from ...model.mass import principal_axes
 from ..robot_scene import (
     Y_TO_Z,
     RobotBuilder,

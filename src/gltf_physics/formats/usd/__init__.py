@@ -33,13 +33,10 @@ from typing import Any
 from ...gltf.document import Document
 from ...gltf.errors import GltfError
 from ...model import PhysicsScene
+from .. import MissingExtraError
 
 USD_SUFFIXES = (".usd", ".usda", ".usdc")
 INSTALL = "pip install 'gltf-physics[usd]'"
-
-
-class MissingExtraError(ImportError):
-    """An optional dependency is not installed; the message is the one line the CLI prints."""
 
 
 def pxr_modules() -> types.SimpleNamespace:
@@ -85,6 +82,17 @@ def to_usd(source: Document | PhysicsScene, path: str | Path) -> list[dict[str, 
     losses += write_stage(pxr, stage, scene, doc)
     data = _layer_bytes(pxr, stage, out)
     write_all([Output(out, [data])])  # atomic: no partial file on failure
+    return losses
+
+
+def write_file(src: Path, dst: Path, report: Path | None) -> list[dict[str, str]]:
+    """The glTF file ``src`` as the USD layer ``dst`` (:func:`to_usd`), and with ``report`` the loss report
+    (target ``usd``); the registered writer of :mod:`gltf_physics.formats`. Returns the losses."""
+    from ...api import load, write_loss_report
+
+    losses = to_usd(load(src), dst)
+    if report is not None:
+        write_loss_report(report, source=src, target="usd", losses=losses)
     return losses
 
 
@@ -155,3 +163,7 @@ def usd_to_gltf(path: str | Path, to: str) -> tuple[Document, list[dict[str, str
     out, losses = write_scene(scene, scene.document, to)  # type: ignore[arg-type]
     notes = [{"code": n.code, "pointer": n.pointer, "message": n.message} for n in scene.notes]
     return out, notes + [asdict(loss) for loss in losses]
+
+
+__all__ = ["INSTALL", "USD_SUFFIXES", "MissingExtraError", "from_usd", "is_usd", "pxr_modules", "to_usd", "usd_to_gltf",
+           "write_file"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...geometry.placement import MeshSource
 from ...gltf.document import Document
 from ...model import PhysicsScene
-from ...model.mass import MeshSource
 
 NS = "gltfPhysics"  # customData key and attribute namespace for what UsdPhysics has no place for
 PHYSICS_SCOPE = "Physics"  # /World/Physics: materials, collision groups, joints, the physics scene

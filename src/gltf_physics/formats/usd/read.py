@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ...geometry.frames import body_frame
 from ...gltf.transforms import decompose, trs_matrix, world_matrices
 from ...model import (
     IDENTITY_QUAT,
@@ -40,7 +41,6 @@ from ...model import (
     Sphere,
     WorldGravity,
 )
-from ...model.mass import body_frame
 from . import codec as usd_codec
 from .joints import ROT, TRANS, JointSpec, implied_ranges, model_limits
 from .out import NS

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ...geometry.placement import document_mesh_source
 from ...gltf.document import Document
 from ...model import (
     Body,
@@ -32,7 +33,6 @@ from ...model import (
     Shape,
     Sphere,
 )
-from ...model.mass import document_mesh_source
 from . import codec as usd_codec
 from .out import NS, PHYSICS_SCOPE, Out, attr
 from .write_joints import write_joint

@@ -24,8 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from ...geometry.frames import body_frame
+from ...geometry.mass import MassProperties
+from ...geometry.placement import MeshSource
 from ...model import PhysicsScene
-from ...model.mass import MassProperties, MeshSource, body_frame
 from ..animation import AnimationSchedule
 from ..errors import SimulationError
 from ..filters import class_table

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import rapier3d as rp
 
+from ...geometry.frames import body_frame
 from ...gltf.hierarchy import ancestors, parents
 from ...gltf.transforms import matrix_to_quat
-from ...model.mass import body_frame
 
 
 def joint_partners(rw: Any) -> dict[int, int]:

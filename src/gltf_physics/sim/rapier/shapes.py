@@ -1,4 +1,4 @@
-"""Placed shapes (``model.mass.PlacedShape``) → Rapier collider builders (DESIGN §3).
+"""Placed shapes (``geometry.placement.PlacedShape``) → Rapier collider builders (DESIGN §3).
 
 Capsule: Rapier's half-height is half the distance between the cap centres (the model's ``height``/2).
 Tapered capsules and cylinders have no Rapier primitive: a cone (one radius 0) is native, any other taper is
@@ -14,7 +14,8 @@ import math
 import numpy as np
 import rapier3d as rp
 
-from ...model.mass import PlacedShape, capsule_points, cylinder_points
+from ...geometry.placement import PlacedShape
+from ...geometry.tessellation import capsule_points, cylinder_points
 
 PLANE_THICKNESS = 0.01  # m
 BIG = 1.0e4  # m, half extent of a double-sided infinite plane

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 import rapier3d as rp
 
+from ...geometry.frames import body_frame
 from ...gltf.transforms import decompose, quat_to_matrix
-from ...model.mass import body_frame
 from ...model.vehicles import HoverThruster, Thruster, Vehicle
 from .. import frames
 

@@ -41,9 +41,9 @@ from typing import Any
 import numpy as np
 import rapier3d as rp
 
+from ...geometry.mass import MassProperties
 from ...gltf.transforms import quat_to_matrix
 from ...model.bodies import PhysicsMaterial
-from ...model.mass import MassProperties
 from ...model.scene import PhysicsScene
 from ...model.vehicles import Vehicle, Wheel
 from .thrusters import Thrusters, nearest_body, relative_pose

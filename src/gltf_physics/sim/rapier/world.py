@@ -15,7 +15,7 @@ set to its sampled world pose (scale removed) at that step's end time, so Rapier
 contacts carry dynamic bodies. The build uses the animation's t = 0 pose for every node. Shapes keep their
 build scale, and a collider animated relative to its own body stays where it was at t = 0.
 
-Initial velocities are in node space (D-9), rotated into world. Mass properties come from ``model.mass``
+Initial velocities are in node space (D-9), rotated into world. Mass properties come from ``geometry.mass``
 and are set explicitly (colliders have density 0, so Rapier adds nothing); an infinite mass or principal
 inertia is passed as 0, which Rapier treats as infinite (inverse 0) in the principal frame, rotated frames
 included; translations (infinite mass) or all rotations (all three infinite) are also locked outright. They
@@ -45,22 +45,19 @@ import numpy as np
 import rapier3d as rp
 
 from ...dialects.common.pointers import body_family
-from ...gltf.transforms import decompose, matrix_to_quat
-from ...model import Body, MotionType, PhysicsScene
-from ...model.mass import (
-    MassProperties,
+from ...geometry.frames import body_frame, rigid_inverses
+from ...geometry.integrals import combine_parts, placed_mass
+from ...geometry.mass import MassProperties, apply_overrides
+from ...geometry.placement import (
     MeshSource,
     PlacedShape,
-    apply_overrides,
-    body_frame,
     bulk_placements,
     colliders_by_body,
-    combine_parts,
     document_mesh_source,
     place_shape,
-    placed_mass,
-    rigid_inverses,
 )
+from ...gltf.transforms import decompose, matrix_to_quat
+from ...model import Body, MotionType, PhysicsScene
 from ..animation import AnimationSchedule
 from ..errors import SimulationError
 from ..frames import carried_matrix, world_matrices

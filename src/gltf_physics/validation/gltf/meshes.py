@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from ..gltf import uris
-from ..gltf.document import Document
-from ..gltf.errors import GltfError
-from ..gltf.layout import COMPONENT_DTYPES, TYPE_COMPONENTS
-from .core_buffers import read_quietly
-from .core_json import Core, accessor_format, as_int, is_number
+from ...gltf import uris
+from ...gltf.document import Document
+from ...gltf.errors import GltfError
+from ...gltf.layout import COMPONENT_DTYPES, TYPE_COMPONENTS
+from .buffers import read_quietly
+from .getters import Core, accessor_format, as_int, is_number
 
 _ATTRIBUTE = re.compile(r"^(POSITION|NORMAL|TANGENT|(TEXCOORD|COLOR|JOINTS|WEIGHTS)_(0|[1-9][0-9]*)|_.*)$")
 F, UB, US = 5126, 5121, 5123

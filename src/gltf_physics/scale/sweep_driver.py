@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 from distributed import Client, as_completed
 
 from ..gltf.files import Output, write_all
-from . import sweep_run
+from . import sweep_task
 from .cluster import open_client
 from .specs import Plan, plan
 from .table import table_bytes
@@ -44,7 +44,7 @@ def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, clie
     each run is written."""
     the_plan = plan(vary, runs)
     for pointer in the_plan.pointers:
-        sweep_run.check_pointer(pointer)
+        sweep_task.check_pointer(pointer)
     values = [the_plan.values(seed, r) for r in range(the_plan.runs)]
     if on_start is not None:
         on_start(the_plan.runs)
@@ -76,7 +76,7 @@ def _ordered(client: Client, scene: str, values: list[dict[str, Any]], duration:
     def submit_upto(run: int) -> None:
         nonlocal submitted
         while submitted < len(chunks) and chunks[submitted][0][0] < run:
-            futures.add(client.submit(sweep_run.run_chunk, scene, chunks[submitted], duration, rate, substeps, trace,
+            futures.add(client.submit(sweep_task.run_chunk, scene, chunks[submitted], duration, rate, substeps, trace,
                                       pure=False))
             submitted += 1
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core_json import Core, as_int
+from .getters import Core, as_int
 
 _TARGETS = {34962: "vertex", 34963: "index"}
 

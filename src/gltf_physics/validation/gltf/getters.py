@@ -12,8 +12,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..dialects.common.checks import PHYSICS_EXTENSIONS, Emit
-from .core_codes import CORE_CODES
+from ...dialects.common.checks import PHYSICS_EXTENSIONS, Emit
+from .codes import CORE_CODES
 
 _NUM = (int, float)
 

@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from ..geometry.frames import body_frame
 from ..gltf.animation import add_node_animation
 from ..gltf.document import Document
 from ..gltf.hierarchy import nearest_marked, nearest_strict, parents
 from ..gltf.jsontext import copy_json
 from ..gltf.transforms import affine_inverse, decompose, world_matrices
-from ..model.mass import body_frame
 from .recording import Recording
 
 ANIMATION_NAME = "simulation"

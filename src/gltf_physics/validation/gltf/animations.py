@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from ..gltf.document import Document
-from . import core_meshes
-from .core_buffers import read_quietly
-from .core_json import Core, accessor_format, as_int, is_number
+from ...gltf.document import Document
+from . import meshes
+from .buffers import read_quietly
+from .getters import Core, accessor_format, as_int, is_number
 
 _PATHS = ("translation", "rotation", "scale", "weights")
 _NORMALIZED = (5120, 5121, 5122, 5123)
@@ -49,7 +49,7 @@ def _samplers(c: Core, anim: dict[str, Any], ptr: str) -> dict[int, tuple[Any, A
         if inp is not None:
             _input(c, inp, f"{sptr}/input", interpolation)
         for key, acc in (("input", inp), ("output", output)):
-            view = core_meshes._view_of(c, acc) if acc is not None else None
+            view = meshes._view_of(c, acc) if acc is not None else None
             if view is not None and "byteStride" in view:
                 c.emit("ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE", f"{sptr}/{key}", "an animation sampler "
                                                                                       "accessor's bufferView must "
@@ -112,7 +112,7 @@ def _node_target(c: Core, node: int, path: str, tptr: str) -> int:
                                                                            "that defines a matrix")
         return 1
     mesh = as_int(n.get("mesh"))
-    morphs = core_meshes.target_count(c.gltf, mesh) if mesh is not None else None
+    morphs = meshes.target_count(c.gltf, mesh) if mesh is not None else None
     if not morphs:
         c.emit("ANIMATION_CHANNEL_TARGET_NODE_WEIGHTS_NO_MORPHS", tptr, "a channel cannot animate "
                                                                                   "weights of a node whose mesh "

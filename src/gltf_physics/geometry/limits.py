@@ -1,6 +1,6 @@
 """What a physics engine can build: the limits a placed shape must respect (engine-agnostic).
 
-The runtime refuses a scene that breaks these before any engine sees it (``sim/checks.py``), and the
+The runtime refuses a scene that breaks these before any engine sees it (``sim/preflight.py``), and the
 validator reports the same problems as errors, so a file ``validate`` calls valid is one ``simulate`` runs.
 
 - every number is finite (a NaN radius or vertex poisons the solver, Rapier panics on some);
@@ -13,7 +13,7 @@ validator reports the same problems as errors, so a file ``validate`` calls vali
 Zero sizes are left alone: engines build them, and the validator already warns (SHAPE-4, KIS-3).
 
 :func:`scene_problems` applies them to a whole scene, with the body, motion and joint values an engine
-cannot take (NaN velocities, repeated joint axes…): ``sim/checks.py`` raises on the first, the validator
+cannot take (NaN velocities, repeated joint axes…): ``sim/preflight.py`` raises on the first, the validator
 reports each as GLTF-SIMULATE. Checked:
 
 - every collider and trigger shape placed at its node's world transform (scale included); a shape disabled
@@ -26,15 +26,15 @@ reports each as GLTF-SIMULATE. Checked:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
 from ..gltf.errors import GltfError
-from .mass import MeshSource, PlacedShape, document_mesh_source, place_shape
-from .scene import PhysicsScene
-from .shapes import Box, Capsule, Cylinder, Sphere
+from ..model.scene import PhysicsScene
+from ..model.shapes import Box, Capsule, Cylinder, Sphere
+from .placement import MeshSource, PlacedShape, document_mesh_source, place_shape
 
 Problem = tuple[int, str, str]  # (node, JSON pointer, message)
 
@@ -193,13 +193,17 @@ def _clearly_fine(shapes: list[Any], matrices: list[np.ndarray]) -> np.ndarray:
 
 def _primitive_sizes(shape: Any) -> tuple[Any, ...] | None:
     """A box, sphere, capsule or cylinder's size numbers; ``None`` for any other shape."""
-    if isinstance(shape, Box):
-        return tuple(shape.size)
-    if isinstance(shape, Sphere):
-        return (shape.radius,)
-    if isinstance(shape, Capsule | Cylinder):
-        return (shape.height, shape.radius_bottom, shape.radius_top)
-    return None
+    sizes = _SIZES.get(type(shape))
+    return sizes(shape) if sizes is not None else None
+
+
+# Each primitive kind's size numbers, for the fast path (planes and meshes take the exact one).
+_SIZES: dict[type, Callable[[Any], tuple[Any, ...]]] = {
+    Box: lambda shape: tuple(shape.size),
+    Sphere: lambda shape: (shape.radius,),
+    Capsule: lambda shape: (shape.height, shape.radius_bottom, shape.radius_top),
+    Cylinder: lambda shape: (shape.height, shape.radius_bottom, shape.radius_top),
+}
 
 
 def _placed(shape: Any, world: np.ndarray, mesh_source: MeshSource | None,

@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from ..gltf.accessors import read_accessor
-from ..gltf.document import Document
-from ..gltf.layout import COMPONENT_DTYPES, TYPE_COMPONENTS, element_size
-from .core_json import Core, as_int, beyond_double, is_number
+from ...gltf.accessors import read_accessor
+from ...gltf.document import Document
+from ...gltf.layout import COMPONENT_DTYPES, TYPE_COMPONENTS, element_size
+from .getters import Core, as_int, beyond_double, is_number
 
 COMPONENT_TYPES = tuple(COMPONENT_DTYPES)
 TYPES = tuple(TYPE_COMPONENTS)

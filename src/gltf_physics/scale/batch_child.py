@@ -5,9 +5,6 @@ Protocol, one JSON object a line: the runner first writes ``{"ready": true}``, t
 protocol stream. It runs under an address-space limit (``--memory MB``) so that an asset that exhausts memory
 raises ``MemoryError`` here (then the runner answers and exits, as its heap may be in a bad state) instead of
 taking the worker, or the machine, with it. A hang or a crash (signal) is the parent's to detect.
-
-``GLTF_PHYSICS_BATCH_FAULTS=1`` (tests only) turns on fault hooks keyed by file name: ``*.hang.gltf`` blocks
-in C (``sleep``), ``*.crash.gltf`` dereferences NULL (SIGSEGV), ``*.oom.gltf`` allocates until memory runs out.
 """
 
 from __future__ import annotations
@@ -35,7 +32,6 @@ def main(argv: list[str] | None = None) -> None:
     for line in sys.stdin:
         request = json.loads(line)
         try:
-            _fault_hook(request["path"])
             _send(proto, {"figures": tasks.run(request["command"], request["path"], request["options"])})
         except MemoryError:
             _send(proto, {"error": f"out of memory (over the {args.memory} MB limit)", "fatal": True})
@@ -45,7 +41,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="gltf_physics.scale.runner")
+    parser = argparse.ArgumentParser(prog="gltf_physics.scale.batch_child")
     parser.add_argument("--memory", type=int, default=0, help="address-space limit in MB (0: none)")
     return parser.parse_args(argv)
 
@@ -75,23 +71,6 @@ def _reason(e: Exception) -> str:
     if isinstance(e, AssetFailed | OSError) or type(e).__name__ in ("GltfError", "SimulationError"):
         return text or type(e).__name__
     return f"{type(e).__name__}: {text}"
-
-
-def _fault_hook(path: str) -> None:
-    if os.environ.get("GLTF_PHYSICS_BATCH_FAULTS") != "1":
-        return
-    if path.endswith(".hang.gltf"):
-        import time
-
-        time.sleep(1e6)  # blocked in C: no in-thread timeout can interrupt this
-    elif path.endswith(".crash.gltf"):
-        import ctypes
-
-        ctypes.string_at(0)  # SIGSEGV
-    elif path.endswith(".oom.gltf"):
-        hog = []
-        while True:
-            hog.append(bytearray(64 * 1024 * 1024))
 
 
 if __name__ == "__main__":

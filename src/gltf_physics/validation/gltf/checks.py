@@ -10,11 +10,11 @@ import math
 import re
 from typing import Any
 
-from ..dialects.common.checks import Emit
-from ..dialects.common.context import ExtIndex
-from ..gltf.document import Document
-from . import core_animations, core_buffers, core_meshes, core_usage
-from .core_json import Core, as_int, is_number
+from ...dialects.common.checks import Emit
+from ...dialects.common.context import ExtIndex
+from ...gltf.document import Document
+from . import animations, buffers, meshes, usage
+from .getters import Core, as_int, is_number
 
 _VERSION = re.compile(r"^([0-9]+)\.([0-9]+)$")
 _TRS = {"translation": 3, "rotation": 4, "scale": 3}
@@ -33,10 +33,10 @@ def check(gltf: dict[str, Any], emit: Emit, index: ExtIndex | None = None) -> No
     _scenes(c, parent)
     _cameras(c)
     _skins(c, parent)
-    core_buffers.check(c)
-    core_meshes.check(c)
-    core_animations.check(c)
-    core_usage.check(c)
+    buffers.check(c)
+    meshes.check(c)
+    animations.check(c)
+    usage.check(c)
 
 
 def check_data(document: Document, emit: Emit) -> None:
@@ -44,10 +44,10 @@ def check_data(document: Document, emit: Emit) -> None:
     gltf = document.json
     if isinstance(gltf, dict):
         c = Core(gltf, emit)
-        core_buffers.check_data(c, document)
-        core_meshes.check_data(c, document)
-        core_meshes.check_images(c, document)
-        core_animations.check_data(c, document)
+        buffers.check_data(c, document)
+        meshes.check_data(c, document)
+        meshes.check_images(c, document)
+        animations.check_data(c, document)
 
 
 def _top_level(c: Core) -> None:
@@ -176,7 +176,7 @@ def _plain(values: list[Any]) -> bool:
 def _matrix(c: Core, node: dict[str, Any], ptr: str) -> None:
     values = c.numbers(node, "matrix", ptr, (16,))
     if values is not None:
-        from ..gltf.transforms import non_trs_reason  # numpy: only for a document that has node matrices
+        from ...gltf.transforms import non_trs_reason  # numpy: only for a document that has node matrices
 
         reason = non_trs_reason(values)
         if reason is not None:
@@ -199,7 +199,7 @@ def _node_weights(c: Core, node: dict[str, Any], ptr: str) -> None:
     mesh = as_int(node.get("mesh"))
     if weights is None or mesh is None:
         return
-    targets = core_meshes.target_count(c.gltf, mesh)
+    targets = meshes.target_count(c.gltf, mesh)
     if targets is not None and targets != len(weights):
         c.emit("NODE_WEIGHTS_INVALID", f"{ptr}/weights", f"{len(weights)} weights but the mesh has {targets} "
                                                          "morph targets")
