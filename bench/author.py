@@ -2,10 +2,10 @@
 
 Rows:
 - hull of a 100,000-triangle mesh (a bumpy sphere, 50,002 vertices; and a smooth one, all on the hull):
-  ``author.hull.convex_hull`` (qhull via SciPy; target ≤ 0.5 s) against ``geometry.hulls.convex_hull`` (the
-  project's pure-Python quickhull);
+  ``geometry.hulls.convex_hull`` (qhull via SciPy; target ≤ 0.5 s) against ``bench/quickhull.py`` (the
+  project's former pure-Python quickhull);
 - ``gltf-physics info``'s summary of the MotionProperties sample (KHR gen3 fixtures: every body's mass
-  properties), with ``geometry.hulls.convex_hull`` as it is and with qhull's ``hull_triangles`` in its place;
+  properties), with qhull's ``hull_triangles`` (as shipped) and with the former Python quickhull in its place;
 - CoACD at its own defaults (threshold 0.05, 150 MCTS iterations) and at ``Settings.fast`` on a ring
   (384 triangles) and a mug (192 vertices), seed 0.
 
@@ -28,8 +28,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the test meshes: author_meshes
 
 from gltf_physics.author.decompose import Settings, decompose
-from gltf_physics.author.hull import convex_hull, hull_triangles
-from gltf_physics.geometry import hulls, integrals
+from gltf_physics.geometry import integrals
+from gltf_physics.geometry.hulls import convex_hull, hull_triangles
+from quickhull import python_hull
 
 
 def bumpy_sphere(rows: int = 250, columns: int = 200, noise: float = 0.02) -> tuple[np.ndarray, np.ndarray]:
@@ -72,19 +73,17 @@ def motion_properties_rows() -> list[tuple[str, float]]:
     path = fixtures / "KHR_physics_rigid_bodies/gen3-implicit-shapes/MotionProperties/MotionProperties.gltf"
     if not path.is_file():
         return [("MotionProperties: fixture not found", math.nan)]
-    old = integrals.convex_hull  # what the mass integrals call
-
     def run() -> None:
         doc = gp.load(path)
         summarize(doc, gp.read_scene(doc))
 
     convex_hull([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])  # SciPy imported before timing
-    rows = [("MotionProperties `info` summary, Python quickhull", timed(run, 3))]
-    integrals.convex_hull = hull_triangles  # the swap the lead makes when merging (see the report)
+    integrals.hull_triangles = python_hull  # the baseline: what the mass integrals called before qhull
     try:
-        rows.append(("MotionProperties `info` summary, qhull", timed(run, 3)))
+        rows = [("MotionProperties `info` summary, Python quickhull", timed(run, 3))]
     finally:
-        integrals.convex_hull = old
+        integrals.hull_triangles = hull_triangles
+    rows.append(("MotionProperties `info` summary, qhull", timed(run, 3)))
     return rows
 
 
@@ -96,7 +95,7 @@ def main() -> None:
     v, t = bumpy_sphere()
     rows = [(f"hull, {len(t):,} triangles / {len(v):,} vertices, qhull", timed(lambda: convex_hull(v)))]
     if not args.skip_python_hull:
-        rows.append((f"hull, {len(t):,} triangles, Python quickhull", timed(lambda: hulls.convex_hull(v), 1)))
+        rows.append((f"hull, {len(t):,} triangles, Python quickhull", timed(lambda: python_hull(v), 1)))
     smooth, _ = bumpy_sphere(noise=0.0)  # every vertex on the hull: qhull's worst case for this size
     rows.append(("hull, smooth sphere (every vertex on the hull), qhull", timed(lambda: convex_hull(smooth))))
     rows += motion_properties_rows()

@@ -75,7 +75,7 @@ def test_off_centre_rotated_fit_goes_on_a_child_node_with_that_pose() -> None:
 def test_hull_is_a_physics_only_mesh_never_drawn() -> None:
     rng = np.random.default_rng(5)
     d = rng.normal(size=(60, 3)) * [1.0, 0.5, 0.3]
-    from gltf_physics.author.hull import convex_hull
+    from gltf_physics.geometry.hulls import convex_hull
 
     hull = convex_hull(d)
     doc = _doc([("Rock", (hull.points, hull.triangles))], [{"name": "Rock", "mesh": 0}])
@@ -271,7 +271,7 @@ def test_glb_input_keeps_one_buffer_and_its_bytes(tmp_path: Path) -> None:
     assert len(after.json["buffers"]) == 1 and "uri" not in after.json["buffers"][0]
     n = before.json["buffers"][0]["byteLength"]
     assert after.buffers[0][:n] == before.buffers[0][:n]
-    from gltf_physics.author.hull import convex_hull
+    from gltf_physics.geometry.hulls import convex_hull
     from gltf_physics.gltf.meshes import mesh_triangles
 
     hull = convex_hull(RING[0])

@@ -29,7 +29,7 @@ NODES = [
 
 def _scene(tmp_path: Path) -> Path:
     rock = np.random.default_rng(0).normal(size=(40, 3)) * 0.3
-    from gltf_physics.author.hull import convex_hull
+    from gltf_physics.geometry.hulls import convex_hull
 
     rock_hull = convex_hull(rock)
     assert rock_hull is not None

@@ -9,9 +9,8 @@ import pytest
 
 from author_meshes import box, revolve, torus
 from gltf_physics.author.fit import fit_box, fit_capsule, fit_cylinder, fit_sphere
-from gltf_physics.author.hull import convex_hull, hull_triangles
 from gltf_physics.author.measure import measure, primitive_mesh
-from gltf_physics.geometry.hulls import convex_hull as python_hull
+from gltf_physics.geometry.hulls import convex_hull, hull_triangles
 from gltf_physics.geometry.integrals import mesh_mass
 from gltf_physics.gltf.transforms import quat_to_matrix
 from gltf_physics.model import Box, Capsule, Cylinder, Sphere
@@ -31,12 +30,21 @@ def test_hull_of_a_box_with_inner_points_is_its_twelve_outward_faces_and_its_vol
     assert (outward > 0).all()
 
 
-def test_hull_triangles_give_the_same_volume_as_the_older_python_hull() -> None:
-    # The drop-in replacement for geometry/hulls.py's quickhull: same contract (indices into the input, outward).
+def test_hull_triangles_bound_every_point_with_planes_through_input_points() -> None:
+    # The hull by its definition, checked without qhull: every input point on the inner side of every face's plane,
+    # each face three input points, wound outward; and the volume of a known solid (a cube with points inside).
     p = np.random.default_rng(3).normal(size=(400, 3))
-    new, old = hull_triangles(p), python_hull(p)
-    assert mesh_mass(p, new)[0] == pytest.approx(mesh_mass(p, old)[0], rel=1e-12)
-    assert sorted(map(tuple, np.sort(new, axis=1))) == sorted(map(tuple, np.sort(old, axis=1)))
+    tris = hull_triangles(p)
+    a, b, c = (p[tris[:, k]] for k in range(3))
+    normals = np.cross(b - a, c - a)
+    normals /= np.linalg.norm(normals, axis=1)[:, None]
+    side = np.einsum("fpj,fj->fp", p[None, :, :] - a[:, None, :], normals)  # signed distance, face by point
+    assert side.max() <= 1e-9  # no input point outside any face
+    assert (np.einsum("ij,ij->i", normals, a - p.mean(axis=0)) > 0).all()  # outward
+    cube = np.array([[x, y, z] for x in (0, 2) for y in (0, 3) for z in (0, 1)], dtype=float)
+    inside = np.random.default_rng(4).uniform([0, 0, 0], [2, 3, 1], size=(50, 3))
+    points = np.concatenate([cube, inside])
+    assert mesh_mass(points, hull_triangles(points))[0] == pytest.approx(6.0, rel=1e-12)
 
 
 def test_flat_or_tiny_point_sets_have_no_hull() -> None:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from gltf_physics.geometry.hulls import convex_hull, is_closed
+from gltf_physics.geometry.hulls import hull_triangles, is_closed
 from gltf_physics.geometry.integrals import mesh_mass, placed_mass
 from gltf_physics.geometry.mass import body_mass_properties, has_axes
 from gltf_physics.geometry.placement import place_shape
@@ -83,7 +83,7 @@ def test_tapered_capsule_matches_hull_of_fine_tessellation():
     # exact revolution integral vs. the hull of a 48-segment tessellation (0.5 % below)
     exact = placed_mass(place_shape(Capsule(1.0, 0.5, 0.25), np.eye(4)))
     pts = capsule_points(0.5, 0.5, 0.25, 48)
-    approx = mesh_mass(pts, convex_hull(pts))
+    approx = mesh_mass(pts, hull_triangles(pts))
     assert approx[0] == pytest.approx(exact[0], rel=6e-3)
     assert approx[0] < exact[0]
     assert approx[1] == pytest.approx(exact[1], abs=1e-3)
@@ -155,7 +155,7 @@ def test_non_uniform_sphere_becomes_ellipsoid_hull():
 
 
 def test_convex_and_closed_trimesh_of_a_cube_mesh():
-    tris = convex_hull(CUBE_V)
+    tris = hull_triangles(CUBE_V)
     assert len(tris) == 12 and is_closed(CUBE_V, tris)
 
     def source(shape: MeshShape):
@@ -168,7 +168,7 @@ def test_convex_and_closed_trimesh_of_a_cube_mesh():
 
 
 def test_open_trimesh_weighs_as_its_bounds_and_a_plane_has_no_volume():
-    tris = convex_hull(CUBE_V)[:-1]  # one triangle missing: open
+    tris = hull_triangles(CUBE_V)[:-1]  # one triangle missing: open
     assert not is_closed(CUBE_V, tris)
     mp = one_shape(MeshShape(convex=False, mesh=0), Motion(mass=3.0), mesh_source=lambda s: (CUBE_V, tris))
     assert (mp.mass, mp.inertia_diagonal) == (3.0, (0.5, 0.5, 0.5))  # its bounds: the 1 m cube, m/6
@@ -177,7 +177,7 @@ def test_open_trimesh_weighs_as_its_bounds_and_a_plane_has_no_volume():
 
 def test_flat_points_have_an_empty_hull():
     flat = np.array([[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1], [0.5, 0, 0.5]], dtype=float)
-    assert convex_hull(flat).shape == (0, 3)
+    assert hull_triangles(flat).shape == (0, 3)
 
 
 def test_given_colliders_and_world_only_count_that_body():

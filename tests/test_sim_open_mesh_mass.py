@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gltf_physics.geometry.hulls import convex_hull, is_closed
+from gltf_physics.geometry.hulls import hull_triangles, is_closed
 from gltf_physics.geometry.mass import body_mass_properties
 from gltf_physics.gltf.document import Document
 from gltf_physics.model import Body, Collider, MeshShape, Motion, PhysicsScene
@@ -18,7 +18,7 @@ from gltf_physics.sim import World
 
 # A 0.2 × 0.4 × 0.6 m box surface centred at (1, 2, 3), one triangle missing (open).
 BOX_V = np.array([[1 + x, 2 + y, 3 + z] for x in (-0.1, 0.1) for y in (-0.2, 0.2) for z in (-0.3, 0.3)])
-OPEN = convex_hull(BOX_V)[:-1]
+OPEN = hull_triangles(BOX_V)[:-1]
 
 
 def _scene(motion: Motion) -> PhysicsScene:

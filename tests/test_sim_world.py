@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from gltf_physics.geometry.hulls import convex_hull
+from gltf_physics.geometry.hulls import hull_triangles
 from gltf_physics.gltf.document import Document
 from gltf_physics.gltf.transforms import quat_to_matrix
 from gltf_physics.model import (
@@ -521,7 +521,7 @@ def test_convex_body_on_trimesh_ground():
     # a convex hull of a unit cube's corners rests 0.5 above a two-triangle trimesh floor at y = 0
     floor_v = np.array([[-20, 0, -20], [20, 0, -20], [20, 0, 20], [-20, 0, 20]], dtype=float)
     floor_t = np.array([[0, 2, 1], [0, 3, 2]])
-    meshes = {0: (CUBE, convex_hull(CUBE)), 1: (floor_v, floor_t)}
+    meshes = {0: (CUBE, hull_triangles(CUBE)), 1: (floor_v, floor_t)}
     s = make(
         [{}, {"translation": [0, 2, 0]}],
         [Body(1, Motion())],

@@ -6,7 +6,7 @@
     result = b.build(to="khr")             # result.document, result.report()
 
 ``gltf-physics add`` is a thin layer over :class:`Builder`. Fitting needs trimesh and decomposition CoACD
-(the ``author`` extra); hulls are qhull's (SciPy).
+(the ``author`` extra); hulls are qhull's (:mod:`gltf_physics.geometry.hulls`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from ..lazy import exports
 
 __getattr__ = exports(__name__, {
     "AddResult": "builder", "Builder": "builder", "ColliderReport": "builder", "Settings": "decompose",
-    "AuthorError": "selectors", "convex_hull": "hull", "hull_triangles": "hull", "add_physics": "api",
+    "AuthorError": "selectors", "add_physics": "api",
 })
 
-__all__ = ["AddResult", "AuthorError", "Builder", "ColliderReport", "Settings", "add_physics", "convex_hull",
-           "hull_triangles"]
+__all__ = ["AddResult", "AuthorError", "Builder", "ColliderReport", "Settings", "add_physics"]

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..geometry.hulls import Hull, convex_hull
 from ..gltf.document import Document
 from ..gltf.hierarchy import ancestors, descendants, parents
 from ..gltf.meshes import mesh_triangles
@@ -42,7 +43,6 @@ from . import conventions as naming
 from .decompose import Settings, decompose
 from .edit import Editor
 from .fit import Fit, fit
-from .hull import Hull, convex_hull
 from .measure import Fitness, measure, primitive_mesh
 from .selectors import AuthorError, default_roots, select
 

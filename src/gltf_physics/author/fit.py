@@ -192,7 +192,7 @@ def _best(fits: object) -> Fit:
 
 def _hull_points(points: np.ndarray) -> np.ndarray:
     """The hull's vertices (the only ones that can touch an enclosing shape), or the points themselves."""
-    from .hull import convex_hull
+    from ..geometry.hulls import convex_hull
 
     p = np.asarray(points, dtype=float)
     hull = convex_hull(p)

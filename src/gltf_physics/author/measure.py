@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hull import Hull, convex_hull
+from ..geometry.hulls import Hull, convex_hull
 
 SAMPLES = 20_000
 

@@ -36,7 +36,7 @@ from ..lazy import exports, listing
 
 if TYPE_CHECKING:
     from .frames import body_frame, inverse_body_frame, inverse_body_frames, rigid_inverse, rigid_inverses
-    from .hulls import convex_hull, is_closed
+    from .hulls import Hull, convex_hull, hull_triangles, is_closed
     from .integrals import Part, bounds_mass, combine_parts, mesh_mass, placed_mass, principal_axes
     from .limits import placed_problem, scene_problems
     from .mass import MassCache, MassProperties, apply_overrides, body_mass_properties, has_axes
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 _WHERE = {
     **dict.fromkeys(("body_frame", "inverse_body_frame", "inverse_body_frames", "rigid_inverse", "rigid_inverses"),
                     "frames"),
-    **dict.fromkeys(("convex_hull", "is_closed"), "hulls"),
+    **dict.fromkeys(("Hull", "convex_hull", "hull_triangles", "is_closed"), "hulls"),
     **dict.fromkeys(("Part", "bounds_mass", "combine_parts", "mesh_mass", "placed_mass", "principal_axes"),
                     "integrals"),
     **dict.fromkeys(("placed_problem", "scene_problems"), "limits"),
@@ -66,6 +66,7 @@ _WHERE = {
 
 __all__ = [
     "SEGMENTS",
+    "Hull",
     "MassCache",
     "MassProperties",
     "MeshSource",
@@ -84,6 +85,7 @@ __all__ = [
     "cylinder_points",
     "document_mesh_source",
     "has_axes",
+    "hull_triangles",
     "inverse_body_frame",
     "inverse_body_frames",
     "is_closed",

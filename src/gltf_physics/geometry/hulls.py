@@ -1,8 +1,13 @@
-"""Convex hulls and closed meshes: the hull of a point set (own incremental quickhull with a relative tolerance,
-triangles wound outward) and the closed-mesh test that decides whether a triangle mesh has a volume.
+"""Convex hulls and closed meshes: the hull of a point set by qhull (``scipy.spatial.ConvexHull``, the reference
+Quickhull in C: a few hundredths of a second on a 100,000-triangle mesh where the project's former Python hull took
+seconds; ``bench/author.py``), triangles wound outward, and the closed-mesh test that decides whether a triangle
+mesh has a volume. SciPy is imported on the first hull, not with this module.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -25,113 +30,61 @@ def is_closed(points: np.ndarray, triangles: np.ndarray) -> bool:
     return len(np.unique(fwd)) == len(fwd) and np.array_equal(np.sort(fwd), np.sort(rev))
 
 
-def convex_hull(points: np.ndarray) -> np.ndarray:
-    """Outward-wound triangles (m,3) of the convex hull of ``points``; empty when they are (nearly) flat.
+@dataclass(frozen=True)
+class Hull:
+    """A convex hull: ``points`` (V, 3) are its vertices only, ``triangles`` (T, 3) index them, wound outward;
+    ``normals`` (F, 3) and ``offsets`` (F,) are its facet planes (``normals @ x + offsets <= 0`` inside)."""
 
-    Quickhull: every point outside the hull is assigned to one face it sees; a face's farthest point is
-    added next, the faces it sees are replaced by a fan over their horizon, and only their points are
-    reassigned (to the new faces). A relative tolerance keeps coplanar points from being added.
-    """
+    points: np.ndarray
+    triangles: np.ndarray
+    volume: float
+    normals: np.ndarray
+    offsets: np.ndarray
+
+    def contains(self, points: np.ndarray, tolerance: float = 0.0) -> np.ndarray:
+        """Whether each of ``points`` (N, 3) is inside the hull or within ``tolerance`` of it."""
+        return np.all(points @ self.normals.T + self.offsets <= tolerance, axis=1)
+
+
+def _qhull(points: np.ndarray) -> Any:  # a scipy ConvexHull, or None
+    from scipy.spatial import ConvexHull, QhullError
+
+    try:
+        return ConvexHull(points)
+    except (QhullError, ValueError):  # fewer than 4 points, or all of them in a plane or on a line
+        return None
+
+
+def hull_triangles(points: np.ndarray) -> np.ndarray:
+    """Outward-wound triangles (m, 3) indexing ``points``, the convex hull's faces; empty when the points are
+    (nearly) flat or fewer than four."""
     p = np.asarray(points, dtype=float)
-    if len(p) < 4:
+    if len(p) < 4 or not np.isfinite(p).all():
         return np.zeros((0, 3), dtype=np.int64)
-    eps = 1e-9 * max(float(np.ptp(p, axis=0).max()), 1e-300)
-    start = _initial_tetrahedron(p, eps)
-    if start is None:
+    qh = _qhull(p)
+    if qh is None or qh.volume <= 1e-12 * float(np.ptp(p, axis=0).max()) ** 3:
         return np.zeros((0, 3), dtype=np.int64)
-    hull = _Hull(p, eps)
-    hull.add_faces(start, np.arange(len(p)))
-    while hull.pending:
-        f = hull.pending.pop()
-        if hull.alive[f] and len(hull.outside[f]):
-            hull.expand(f)
-    return np.array(hull.faces, dtype=np.int64)[hull.alive[: len(hull.faces)]]
+    return _outward(p, qh.simplices.astype(np.int64), qh.equations[:, :3])
 
 
-class _Hull:
-    def __init__(self, p: np.ndarray, eps: float) -> None:
-        self.p, self.eps = p, eps
-        self.faces: list[tuple[int, int, int]] = []
-        self.outside: list[np.ndarray] = []
-        self.alive = np.zeros(64, dtype=bool)  # arrays grow by doubling: appends stay amortised O(1)
-        self.normals = np.zeros((64, 3))
-        self.offsets = np.zeros(64)
-        self.pending: list[int] = []
-        self.edges: dict[tuple[int, int], int] = {}  # directed edge → the face it belongs to
-
-    def add_faces(self, faces: list[tuple[int, int, int]], candidates: np.ndarray) -> None:
-        n, o = _planes(self.p, np.array(faces))
-        first, count = len(self.faces), len(faces)
-        if first + count > len(self.alive):
-            size = 2 * (first + count)
-            self.alive = np.concatenate([self.alive, np.zeros(size - len(self.alive), dtype=bool)])
-            self.normals = np.vstack([self.normals, np.zeros((size - len(self.normals), 3))])
-            self.offsets = np.concatenate([self.offsets, np.zeros(size - len(self.offsets))])
-        self.faces += faces
-        for k, (a, b, c) in enumerate(faces):
-            self.edges[(a, b)] = self.edges[(b, c)] = self.edges[(c, a)] = first + k
-        self.alive[first:first + count] = True
-        self.normals[first:first + count] = n
-        self.offsets[first:first + count] = o
-        if len(candidates):
-            d = self.p[candidates] @ n.T - o
-            best = d.argmax(axis=1)
-            out = d[np.arange(len(candidates)), best] > self.eps
-        for k in range(count):
-            self.outside.append(candidates[out & (best == k)] if len(candidates) else candidates)
-            if len(self.outside[-1]):
-                self.pending.append(first + k)
-
-    def expand(self, f: int) -> None:
-        pts = self.outside[f]
-        apex = int(pts[np.argmax(self.p[pts] @ self.normals[f] - self.offsets[f])])
-        apex_p = self.p[apex]
-        visible, stack = {f}, [f]
-        while stack:  # the faces seeing the apex form a connected patch: walk it through shared edges
-            face = self.faces[stack.pop()]
-            for k in range(3):
-                n = self.edges.get((face[(k + 1) % 3], face[k]))
-                if n is not None and n not in visible and self.normals[n] @ apex_p - self.offsets[n] > self.eps:
-                    visible.add(n)
-                    stack.append(n)
-        horizon, inner = [], []
-        for v in visible:
-            face = self.faces[v]
-            for k in range(3):
-                e = (face[k], face[(k + 1) % 3])
-                (inner if self.edges.get((e[1], e[0])) in visible else horizon).append(e)
-        for e in inner:
-            del self.edges[e]
-        vis = sorted(visible)
-        orphans = np.unique(np.concatenate([self.outside[v] for v in vis]))
-        self.alive[vis] = False
-        for v in vis:
-            self.outside[v] = orphans[:0]
-        self.add_faces([(a, b, apex) for a, b in sorted(horizon)], orphans[orphans != apex])
+def _outward(p: np.ndarray, simplices: np.ndarray, normals: np.ndarray) -> np.ndarray:
+    """qhull lists each facet's vertices in no particular order: flip those whose winding faces inward."""
+    a, b, c = (p[simplices[:, k]] for k in range(3))
+    inward = np.einsum("ij,ij->i", np.cross(b - a, c - a), normals) < 0
+    simplices = simplices.copy()
+    simplices[inward] = simplices[inward][:, [0, 2, 1]]
+    return simplices
 
 
-def _initial_tetrahedron(p: np.ndarray, eps: float) -> list[tuple[int, int, int]] | None:
-    i0 = int(np.argmin(p[:, 0]))
-    i1 = int(np.argmax(np.linalg.norm(p - p[i0], axis=1)))
-    d = p[i1] - p[i0]
-    if np.linalg.norm(d) <= eps:
+def convex_hull(points: np.ndarray) -> Hull | None:
+    """The hull of ``points`` (N, 3) with its own compact vertex list, or ``None`` when it has no volume."""
+    p = np.asarray(points, dtype=float)
+    if len(p) < 4 or not np.isfinite(p).all():
         return None
-    i2 = int(np.argmax(np.linalg.norm(np.cross(p - p[i0], d), axis=1)))
-    n = np.cross(d, p[i2] - p[i0])
-    if np.linalg.norm(n) <= eps * np.linalg.norm(d):
+    qh = _qhull(p)
+    if qh is None or qh.volume <= 1e-12 * float(np.ptp(p, axis=0).max()) ** 3:
         return None
-    n = n / np.linalg.norm(n)
-    h = (p - p[i0]) @ n
-    i3 = int(np.argmax(np.abs(h)))
-    if abs(h[i3]) <= eps:
-        return None
-    if h[i3] > 0:  # make (i0, i1, i2) face away from i3
-        i1, i2 = i2, i1
-    return [(i0, i1, i2), (i0, i3, i1), (i1, i3, i2), (i2, i3, i0)]
-
-
-def _planes(p: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    a, b, c = p[faces[:, 0]], p[faces[:, 1]], p[faces[:, 2]]
-    n = np.cross(b - a, c - a)
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
-    return n, np.einsum("ij,ij->i", n, a)
+    tris = _outward(p, qh.simplices.astype(np.int64), qh.equations[:, :3])
+    used, remap = np.unique(tris, return_inverse=True)
+    return Hull(points=p[used], triangles=remap.reshape(-1, 3).astype(np.int64), volume=float(qh.volume),
+                normals=qh.equations[:, :3].copy(), offsets=qh.equations[:, 3].copy())

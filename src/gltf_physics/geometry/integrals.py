@@ -20,7 +20,7 @@ import numpy as np
 from ..gltf.transforms import matrix_to_quat, quat_to_matrix
 from ..model.bodies import IDENTITY_QUAT, Quat
 from ..model.shapes import Vec3
-from .hulls import convex_hull, is_closed
+from .hulls import hull_triangles, is_closed
 from .placement import PlacedShape
 
 
@@ -66,7 +66,7 @@ def _cylinder_mass(p: PlacedShape) -> Part:
 
 
 def _convex_mass(p: PlacedShape) -> Part:
-    tris = convex_hull(p.points)
+    tris = hull_triangles(p.points)
     return mesh_mass(p.points, tris) if len(tris) else _zero()
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...geometry.hulls import convex_hull
+from ...geometry.hulls import hull_triangles
 from ...geometry.placement import PlacedShape
 from ...geometry.tessellation import shape_points
 from ...gltf.transforms import quat_multiply, quat_to_matrix
@@ -90,7 +90,7 @@ class GeomWriter:
 
     def _mesh(self, p: PlacedShape, pointer: str, moving: bool = True) -> dict[str, str] | None:
         pts = np.asarray(p.points, dtype=float)
-        hull = convex_hull(pts)
+        hull = hull_triangles(pts)
         if len(hull) == 0:
             self.loss("MJCF-1", pointer, "flat or empty mesh shape: no MuJoCo mesh can hold it; not written")
             return None
