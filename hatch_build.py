@@ -1,4 +1,4 @@
-"""Hatch build hook: build the browser viewer's bundle while installing from source (issue 15 item 1).
+"""Hatch build hook: build the browser viewer's bundle while installing from source.
 
 `gltf-physics view` inlines ``src/gltf_physics/viewer_dist/viewer.js``, which is build output (git-ignored)
 made from ``viewer/`` by esbuild. When the bundle is missing — a fresh clone, ``pip install .`` or

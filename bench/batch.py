@@ -1,4 +1,4 @@
-"""`batch validate` over 1,000 generated assets with 1 and 2 local Dask workers (issue 14; target ≥ 1.7× on 2 cores).
+"""`batch validate` over 1,000 generated assets with 1 and 2 local Dask workers.
 
 The assets mix families and sizes: OMI gen4 and KHR gen3 documents (bench/validate.py's generators), valid and
 broken (a negative mass, a shape index out of range), 2% of them large (10,000 nodes), the rest 4–80 nodes.

@@ -1,4 +1,4 @@
-"""Start-up CPU of the command line (issue 14: `--help` and `info` on a tiny file ≤ 0.25 s CPU).
+"""Start-up CPU of the command line (`--help` and `info` on a tiny file ≤ 0.25 s CPU).
 
 Runs each command as a fresh process several times, in interleaved rounds, and reports the least and the median
 user+system CPU seconds of the child (``os.wait4``; the least is the cost with the least interference from other

@@ -6,7 +6,7 @@ rapier3d script builds the same bodies with Rapier's own joints, motors, combine
 and a NumPy force loop for gravity volumes. Runs are interleaved (ours, raw, ours, raw, …) and the median
 of ``--reps`` (≥ 3) is reported, so the ratio is measured under the same machine load.
 
-Rows (issue 10): 200 chains × 10 hinged links with hard limits, soft limits, force-mode position drives,
+Rows: 200 chains × 10 hinged links with hard limits, soft limits, force-mode position drives,
 acceleration-mode velocity drives and 3-axis ("aimed") limits; a 1,000-body pile with three materials (and
 the uniform pile it is compared with); 500 bodies in OMI point + directional gravity volumes; 50 OMI
 vehicles × 4 wheels; plain piles at N = 100 … 5,000 (20,000 with ``--big``); world build seconds at 1,000
@@ -514,7 +514,7 @@ def main() -> None:
             rows[kind] = measure(f"{CHAINS} chains × {LINKS} links, {label}", lambda k=kind: chain_scene(k),
                                  lambda k=kind: raw_chains(k), reps, steps, budget,
                                  lambda k=kind: raw_chains(k, multibody=True))
-        if "articulations" in inspect.signature(World).parameters:  # absent before issue 10 (baseline runs)
+        if "articulations" in inspect.signature(World).parameters:  # absent in older versions (baseline runs)
             measure(f"{CHAINS} chains × {LINKS} links, hard limits, World(articulations=False)",
                     lambda: chain_scene("hard"), lambda: raw_chains("hard"), reps, steps, budget,
                     lambda: raw_chains("hard", multibody=True), articulations=False)

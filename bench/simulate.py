@@ -8,7 +8,7 @@ Rows, all run in this process on the same scene:
   the one gltf-physics uses) and ``translation``/``rotation`` ``to_tuple`` per body (the obvious one).
 - omi-physics 0.4 (PyPI, its own NumPy/Cython engine) loading the same scene written as OMI_physics_*.
 
-Targets (DESIGN §2/§3): gltf-physics ≤ 1.2× raw rapier3d, ≥ 300× faster than omi-physics, bake ≤ 1 s.
+Targets (docs/performance.md): gltf-physics ≤ 1.2× raw rapier3d, ≥ 300× faster than omi-physics, bake ≤ 1 s.
 Usage: ``python bench/simulate.py [--steps N] [--omi-steps N]``; omi-physics may take about a minute.
 """
 

@@ -1,4 +1,4 @@
-"""Benchmark: peak memory of `simulate --trace` on a long run (issue 11 §5; target ≤ 300 MB).
+"""Benchmark: peak memory of `simulate --trace` on a long run.
 
 The scene: 2,000 unit boxes (a 20×5×20 grid, 1.5 m apart, dropped onto a static ground), simulated for
 120 s at 60 Hz (7,200 steps, 14.4 million trace rows). Each row is a fresh process (`gltf-physics simulate`),

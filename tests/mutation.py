@@ -35,7 +35,7 @@ def key_paths(value: Any, roots: tuple[str, ...], max_items: int,
     return out
 
 
-# ------------------------------------------------------------------ the crash classes of issue 11 §3
+# ------------------------------------------------------------------ the crash classes the fuzzer found
 # Each is a function (document, draw) → None editing the JSON in place; ``draw(strategy)`` is hypothesis'.
 
 LONE_SURROGATE = "name\udc80"  # what JSON "\udc80" parses to: no UTF-8 encoding exists

@@ -1,4 +1,4 @@
-"""`batch` (issue 14): one isolated Dask task per asset; crashes, hangs, memory exhaustion and unreadable files
+"""`batch`: one isolated Dask task per asset; crashes, hangs, memory exhaustion and unreadable files
 fail their own rows only; --resume; a real `dask scheduler` + two `dask worker` processes equal a local run.
 
 Fault assets go to a runner with test-only faults (tests/batch_faults.py, in place of the package's runner):

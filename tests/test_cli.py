@@ -204,7 +204,7 @@ def test_info_text_lists_generations_and_counts() -> None:
 
 
 def test_simulate_joints_impulse_puts_a_chain_on_impulse_joints(tmp_path: Path) -> None:
-    # issue 10: joint trees go on Rapier multibodies by default (a hanging 10-link chain's tip within 1 mm of
+    # Joint trees go on Rapier multibodies by default (a hanging 10-link chain's tip within 1 mm of
     # its 5 m rest length, test_sim_articulations); --joints impulse keeps them on impulse joints, which
     # stretch the same chain by more than 1 mm after 2 s
     from gltf_physics.api import save, write_scene

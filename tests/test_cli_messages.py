@@ -1,4 +1,4 @@
-"""What the commands say (issue 15 items 3, 5, 6): summaries on success, `--quiet`, errors naming the option
+"""What the commands say: summaries on success, `--quiet`, errors naming the option
 and the value, `--version`, `--help` examples and choices, and presentation (static bodies, no camelCase, no
 -0, no wrapping when piped). Exact text: a message that changes is a decision, not an accident.
 """
@@ -74,7 +74,7 @@ def test_no_physics_is_said_by_every_command(capsys, plain: Path, tmp_path: Path
 
 
 def test_convert_prints_losses_by_code_with_counts(capsys, tmp_path: Path) -> None:
-    # JointTypes → OMI: 9 losses (DIGEST §10): 6 JOINT-3 and 3 JOINT-2 (exact swaps onto the dynamic side).
+    # JointTypes → OMI: 9 losses (docs/interop.md): 6 JOINT-3 and 3 JOINT-2 (exact swaps onto the dynamic side).
     dst, report = tmp_path / "j.gltf", tmp_path / "losses.json"
     code, out, _ = cli(capsys, "convert", fixture_path(JOINT_TYPES), dst, "--to", "omi")
     assert code == 0

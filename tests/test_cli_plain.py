@@ -1,4 +1,4 @@
-"""`info`'s plain-text table (cli/plain.py): rich's borderless layout without importing rich (issue 14)."""
+"""`info`'s plain-text table (cli/plain.py): rich's borderless layout without importing rich."""
 
 from __future__ import annotations
 

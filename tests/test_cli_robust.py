@@ -1,4 +1,4 @@
-"""The CLI's net (issue 11 §3): a Rust panic, an engine error or a refused scene is one line on stderr that
+"""The CLI's net: a Rust panic, an engine error or a refused scene is one line on stderr that
 starts with the input file, exit 2, no traceback; ``validate`` writes an unreadable file's line to stderr."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`compare` (sim/compare.py, cli/compare.py): one asset on Rapier and MuJoCo (issue 13 "Must show").
+"""`compare` (sim/compare.py, cli/compare.py): one asset on Rapier and MuJoCo.
 
 A falling sphere, a pendulum and a block on a slope each differ by at most 2 cm between the engines; the
 command prints a row per body and the verdict line, ``--json`` the same numbers.

@@ -1,8 +1,8 @@
-"""Conversion (issue 4): every generation → the newest OMI or the newest KHR, with a loss report.
+"""Conversion: every generation → the newest OMI or the newest KHR, with a loss report.
 
-DIGEST §10 is the contract. The sweep converts every official fixture to both families and validates the
+docs/interop.md is the contract. The sweep converts every official fixture to both families and validates the
 output; the round trips compare models (reading the output gives the input's model, up to the equivalences
-DIGEST names, each applied by a small normaliser below that cites its rule); the value checks use numbers
+the specifications name, each applied by a small normaliser below that cites its rule); the value checks use numbers
 taken by hand from the fixture files.
 """
 
@@ -41,8 +41,8 @@ FIXTURES = all_fixture_files()
 OMI_PHYSICS = {"OMI_collider", "OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint"}
 KHR_PHYSICS = {"KHR_physics_rigid_bodies", "KHR_implicit_shapes", "KHR_collision_shapes", "KHR_rigid_bodies"}
 OMI_ONLY = {"OMI_physics_gravity", "OMI_seat", "OMI_vehicle_body", "OMI_vehicle_wheel", "OMI_vehicle_thruster",
-            "OMI_vehicle_hover_thruster"}  # no KHR counterpart: kept beside the KHR extensions (§10.2)
-KHR_NEWEST = {"gen3-implicit-shapes", "gen4-geometry-mesh"}  # the 2026 revision only adds geometry.mesh (§6.0)
+            "OMI_vehicle_hover_thruster"}  # no KHR counterpart: kept beside the KHR extensions
+KHR_NEWEST = {"gen3-implicit-shapes", "gen4-geometry-mesh"}  # the 2026 revision only adds geometry.mesh
 NEWEST = {"OMI_physics_body": {"gen4-materials"}, "OMI_physics_shape": {"gen4-tapered"},
           "OMI_physics_joint": {"gen2-physicsJoints"}, "KHR_physics_rigid_bodies": KHR_NEWEST,
           "KHR_implicit_shapes": KHR_NEWEST}
@@ -160,7 +160,7 @@ def test_converted_masses_and_inertias_translate_zero_never_copy_it() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Model equality: the model read back equals the model read in, up to the equivalences DIGEST names
+# Model equality: the model read back equals the model read in, up to the equivalences the specifications name
 # ---------------------------------------------------------------------------------------------------
 
 def close(a: Any, b: Any, tol: float = 1e-6) -> bool:
@@ -188,7 +188,7 @@ def assert_same_model(a: PhysicsScene, b: PhysicsScene) -> None:
 
 
 def same_contacts(a: PhysicsScene, b: PhysicsScene) -> bool:
-    """The writers spell every combine mode out (issue 12), choosing modes by pair outcome: compare what the
+    """The writers spell every combine mode out, choosing modes by pair outcome: compare what the
     runtime combines for every pair of the materials colliders and wheels use (and the default), not modes."""
     if len(a.materials) != len(b.materials):
         return False
@@ -214,7 +214,7 @@ def _split(limits: tuple[JointLimit, ...]) -> tuple[JointLimit, ...]:
 
 
 def _per_axis(limits: tuple[JointLimit, ...]) -> tuple[JointLimit, ...]:
-    """Issue 12: a full linear lock (3 axes, min = max = 0) that is hard or undamped equals one limit per axis
+    """A full linear lock (3 axes, min = max = 0) that is hard or undamped equals one limit per axis
     (the same point constraint / the same spring stiffness·Δ); the KHR writer writes it so."""
     out: list[JointLimit] = []
     for lim in limits:
@@ -245,15 +245,15 @@ def _swap(j: Joint) -> Joint:
 
 
 def normalised(scene: PhysicsScene, doc: Document, *, resolve_mass: bool = False) -> PhysicsScene:
-    """The scene with DIGEST's equivalent forms made one form:
+    """The scene with the specifications' equivalent forms made one form:
 
-    - §6.0: ``geometry.node`` of a node with one undeformed mesh and no meshed descendants = that mesh;
-    - BODY-11 / §10.2: a static motion = no motion (its colliders are static either way); a joint side on a
+    - the spec: ``geometry.node`` of a node with one undeformed mesh and no meshed descendants = that mesh;
+    - BODY-11 / docs/interop.md: a static motion = no motion (its colliders are static either way); a joint side on a
       static body is the same frame in world space;
     - JOINT-2 / D-14: joints oriented with the dynamic body on side A (the swap the OMI writer makes);
-    - D-4: mixed-axis limits split; issue 12: full linear locks per axis;
+    - D-4: mixed-axis limits split; full linear locks per axis;
     - D-12: an absent combine mode = ``average`` when no material of the scene gives another mode;
-    - DESIGN §3 (``resolve_mass``): a computed KHR mass / centre of mass = the values the runtime computes.
+    - docs/semantics.md (``resolve_mass``): a computed KHR mass / centre of mass = the values the runtime computes.
     """
     s = dataclasses.replace(scene)
     world = world_matrices(doc.json)
@@ -308,17 +308,17 @@ def read(doc: Document, **kw: Any) -> PhysicsScene:
     return normalised(read_scene(doc), doc, **kw)
 
 
-# Older generation → newest of the same family: lossless (§10.1, §10.2 "Older KHR → gen3") except:
+# Older generation → newest of the same family: lossless (docs/interop.md, docs/interop.md) except:
 UPGRADE_LOSSY: dict[str, tuple[str, str]] = {
-    # KHR gen0 and early gen1 files that omit mass meant 1.0 (§10.2): read so and written explicitly.
+    # KHR gen0 and early gen1 files that omit mass meant 1.0: read so and written explicitly.
     # None of the official ones omits it, so there is no exclusion for it.
     **{f"KHR_physics_rigid_bodies/{gen}/Materials_Restitution/Materials_Restitution.gltf":
-       ("D-12", "every material gets explicit modes (issue 12); materials 0 (no mode, 0.0) and 2 (no mode, "
+       ("D-12", "every material gets explicit modes; materials 0 (no mode, 0.0) and 2 (no mode, "
         "0.203) beside 1 ('maximum', 0.95): no explicit mode for 2 keeps both its pair with 0 (average) and "
         "with 1 (maximum)") for gen in ("gen1-collision-shapes", "gen3-implicit-shapes")},
 }
 
-# newest OMI → KHR → OMI: lossless (§10.2) except where the OMI file uses what KHR cannot say. Value: the
+# newest OMI → KHR → OMI: lossless except where the OMI file uses what KHR cannot say. Value: the
 # loss code the OMI → KHR step reports for it. (The other lossy edge, a static motion nested under a dynamic
 # body, is in no official fixture: test_convert_values.test_nested_static_motion_to_khr_is_a_listed_loss.)
 # The joints to a static body (JOINT-9) left this list: the runtime keeps a bodiless joint side's static
@@ -338,7 +338,7 @@ KHR_OMI_KHR_LOSSY: dict[str, tuple[str, str]] = {
     # gen2 JointTypes left this list: its swapped joints are hinges and sliders whose other rotations are
     # hard-locked, where the swap is exact (dialects/portable_joints.py).
     # gen3 JointTypes left this list: the KHR writer already puts those joints on their dynamic side, where
-    # the swap is exact (issue 12, dialects/portable_joints.py), so OMI needs no further swap.
+    # the swap is exact (dialects/portable_joints.py), so OMI needs no further swap.
 }
 
 

@@ -1,4 +1,4 @@
-"""Issue 12: the KHR output is the one the reference clients load, and it means what the input meant.
+"""The KHR output is the one the reference clients load, and it means what the input meant.
 
 Over every official fixture converted ``--to khr``: the document-level objects are always there, every
 material spells out its values and both combine modes, a joint sits on its moving side wherever the other

@@ -1,6 +1,6 @@
-"""Conversion value by value (issue 4): specific upgrades, zero semantics, exact loss reports, the CLI report.
+"""Conversion value by value: specific upgrades, zero semantics, exact loss reports, the CLI report.
 
-Expected numbers come from the fixture files and DIGEST §10 by hand (noted beside each).
+Expected numbers come from the fixture files and docs/interop.md by hand (noted beside each).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def gen3(nodes: list[dict[str, Any]], shapes: list[dict[str, Any]], **extra: Any
 # ------------------------------------------------------------------------------------------------ upgrades
 
 def test_omi_collider_capsule_total_height_becomes_mid_height() -> None:
-    # OMI_collider capsule {height 2.0 (total), radius 0.5} → gen4 height 2.0 − 2·0.5 = 1.0 (COL-7, §10.1).
+    # OMI_collider capsule {height 2.0 (total), radius 0.5} → gen4 height 2.0 − 2·0.5 = 1.0 (COL-7, docs/interop.md).
     doc = load(fixture_path("OMI_collider/gen1/capsule_collider.gltf"))
     out, losses = convert(doc, "omi")
     assert out.json["extensions"]["OMI_physics_shape"] == {"shapes": [
@@ -57,7 +57,7 @@ def test_omi_collider_capsule_total_height_becomes_mid_height() -> None:
 def test_seed_joint_becomes_joint_and_connected_node_at_the_seed_joint_node(to: str) -> None:
     # simple_joint (gen1 seed): PinJoint node 0 at world (-0.23, 0.6, 0) (its parent, node 3, is identity),
     # nodeA = BodyA (node 1, rotated -20° about z), nodeB = BodyB (node 2); constraint linearAxes [0,1,2]
-    # with the seed defaults lower 0, upper 0, stiffness ∞, damping 1.0 (§5.1).
+    # with the seed defaults lower 0, upper 0, stiffness ∞, damping 1.0.
     doc = load(fixture_path("OMI_physics_joint/gen1-constraints/simple_joint.gltf"))
     out, losses = convert(doc, to)  # type: ignore[arg-type]
     assert losses == []
@@ -77,7 +77,7 @@ def test_seed_joint_becomes_joint_and_connected_node_at_the_seed_joint_node(to: 
         assert world[n][:3, 3] == pytest.approx([-0.23, 0.6, 0.0], abs=1e-6)
     # 0.6 − 0.68 = −0.08, 0.22 in x, rotated by +20° into BodyA's frame: (0.234094, 0.0000689, 0).
     assert nodes[joint_node]["translation"] == pytest.approx([0.234094, 0.0000689, 0.0], abs=2e-6)
-    # KHR writes the hard full lock one limit per axis (issue 12: exact, and exact in the Babylon loader).
+    # KHR writes the hard full lock one limit per axis (exact, and exact in the Babylon loader).
     axes = [[0, 1, 2]] if to == "omi" else [[0], [1], [2]]
     assert out.json["extensions"][key][settings_key] == [
         {"limits": [{"linearAxes": a, "min": 0.0, "max": 0.0, "damping": 1.0} for a in axes]}]
@@ -125,13 +125,13 @@ def test_omi_computed_inertia_never_becomes_a_khr_zero() -> None:
             "collider": {"shape": 0}}}}],
         "extensions": {"OMI_physics_shape": {"shapes": [{"type": "sphere", "sphere": {}}]}}})
     out, losses = convert(omi, "khr")
-    # OMI's centre of mass is the node origin when absent; KHR's absent one is computed: written (§10.2).
+    # OMI's centre of mass is the node origin when absent; KHR's absent one is computed: written.
     assert out.json["nodes"][0]["extensions"][KRB]["motion"] == {"mass": 2.0, "centerOfMass": [0.0, 0.0, 0.0]}
     assert losses == []
 
 
 def test_khr_computed_mass_becomes_the_runtime_value_in_omi() -> None:
-    # A KHR box 1 × 2 × 0.5 m without mass: the runtime computes 1000 kg/m³ · 1 m³ = 1000 kg (DESIGN §3).
+    # A KHR box 1 × 2 × 0.5 m without mass: the runtime computes 1000 kg/m³ · 1 m³ = 1000 kg (docs/semantics.md).
     doc = gen3([{"extensions": {KRB: {"motion": {}, "collider": {"geometry": {"shape": 0}}}}}],
                [{"type": "box", "box": {"size": [1, 2, 0.5]}}])
     out, losses = convert(doc, "omi")
@@ -170,7 +170,7 @@ def test_geometry_node_with_child_meshes_to_omi_is_a_listed_loss() -> None:
 
 
 def test_nested_static_motion_to_khr_is_a_listed_loss() -> None:
-    # §10.2: a static motion under a dynamic body has no KHR form; its collider joins the ancestor body.
+    # docs/interop.md: a static motion under a dynamic body has no KHR form; its collider joins the ancestor body.
     omi = Document(json={
         "asset": {"version": "2.0"}, "extensionsUsed": [OMI, "OMI_physics_shape"], "scenes": [{"nodes": [0]}],
         "nodes": [{"children": [1], "extensions": {OMI: {"motion": {"type": "dynamic"}}}},
@@ -209,7 +209,7 @@ def test_reader_settlements_lead_the_report() -> None:
     out, losses = convert(doc, "khr")
     assert losses == [{"code": "BODY-2", "pointer": "/nodes/4/extensions/OMI_physics_body/motion/type",
                        "message": "read leniently: motion type None missing or invalid; read as dynamic"}]
-    # KHR always gets the mass (absent = computed there) and OMI's node-origin centre of mass (§10.2).
+    # KHR always gets the mass (absent = computed there) and OMI's node-origin centre of mass.
     assert out.json["nodes"][4]["extensions"][KRB]["motion"] == {"mass": 1.0, "centerOfMass": [0.0, 0.0, 0.0]}
 
 

@@ -1,4 +1,4 @@
-"""Issue 12: files the KHR Blender add-on (v0.6, eoineoineoin/glTF_Physics_Blender_Exporter 4b69895+) exports
+"""Files the KHR Blender add-on (v0.6, eoineoineoin/glTF_Physics_Blender_Exporter 4b69895+) exports
 read and validate with no errors.
 
 The files are written here by hand in the exporter's output shape (read from its exporter, not copied):

@@ -127,7 +127,7 @@ def test_motion_properties_infinite_mass_and_inertia() -> None:
 def test_gen1_motion_without_mass_is_computed_and_gen0_keeps_schema_defaults() -> None:
     _, gen1 = read(f"{G1}/ShapeTypes/ShapeTypes.gltf")
     _, gen0 = read(f"{G0}/ShapeTypes/ShapeTypes.gltf")
-    # Both files write "mass": 1 only; gen0's schema defaults (§6.4) fill inertia and centre of mass.
+    # Both files write "mass": 1 only; gen0's schema defaults fill inertia and centre of mass.
     assert gen1.body(0).motion.inertia_diagonal is None
     assert gen1.body(0).motion.center_of_mass is None
     assert gen0.body(0).motion.inertia_diagonal == (1.0, 1.0, 1.0)
@@ -211,7 +211,7 @@ def test_kinematic_velocity_is_kept() -> None:
 
 
 def _node_to_mesh(shape: Shape | None, doc: Document) -> Shape | None:
-    """The one change the newest writer makes: a single-mesh geometry node becomes its mesh (§6.0)."""
+    """The one change the newest writer makes: a single-mesh geometry node becomes its mesh."""
     if isinstance(shape, MeshShape) and shape.node is not None:
         return dataclasses.replace(shape, node=None, mesh=doc.json["nodes"][shape.node]["mesh"])
     return shape
@@ -222,7 +222,7 @@ def test_newest_form_round_trip(relative: str) -> None:
     doc, scene = read(relative)
     out, losses = write_scene(scene, doc, "khr")
     again = read_scene(out)
-    # Issue 12: every material gets explicit modes; Materials_Restitution has a pair no mode keeps (D-12).
+    # Every material gets explicit modes; Materials_Restitution has a pair no mode keeps (D-12).
     lossy = "Materials_Restitution" in relative
     assert [x.code for x in losses] == (["D-12"] if lossy else [])
     assert "KHR_physics_rigid_bodies" in out.json["extensionsUsed"]
@@ -234,7 +234,7 @@ def test_newest_form_round_trip(relative: str) -> None:
                               for t in scene.triggers]
     assert lossy or same_contacts(scene, again)  # modes spelled out, every pair's coefficients kept
     assert again.filters == scene.filters
-    # Joints written from their moving side where exact, full linear locks per axis (issue 12): equal once
+    # Joints written from their moving side where exact, full linear locks per axis: equal once
     # both are put in one form (test_convert.normalised).
     assert close(normalised(again, out).joints, normalised(scene, doc).joints)
     assert again.notes == []

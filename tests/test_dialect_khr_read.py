@@ -135,7 +135,7 @@ def test_motion_defaults_gen1_on_computed_gen0_schema_defaults() -> None:
     assert gen3.bodies[0].motion == Motion(type=MotionType.KINEMATIC, mass=None, center_of_mass=None,
                                            inertia_diagonal=None, linear_velocity=(1.0, 2.0, 3.0))
     gen0 = read({"nodes": [{"extensions": {"KHR_rigid_bodies": {"motion": {"mass": 0}}}}]})
-    # §6.4: gen0 inertia absent meant [1,1,1]; mass 0 is infinite in every generation (KRB-11).
+    # the spec: gen0 inertia absent meant [1,1,1]; mass 0 is infinite in every generation (KRB-11).
     assert gen0.bodies[0].motion == Motion(type=MotionType.DYNAMIC, mass=math.inf,
                                            center_of_mass=(0.0, 0.0, 0.0), inertia_diagonal=(1.0, 1.0, 1.0))
 

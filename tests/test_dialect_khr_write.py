@@ -69,7 +69,7 @@ def test_geometry_node_becomes_mesh_only_for_a_lone_undeformed_mesh() -> None:
         ("KRB-2", "/nodes/2/extensions/KHR_physics_rigid_bodies/collider/geometry"),
         ("KRB-2", "/nodes/5/extensions/KHR_physics_rigid_bodies/trigger/geometry"),
     ]
-    # No implicit shape left to write: the shapes object still comes (issue 12), with one unused placeholder
+    # No implicit shape left to write: the shapes object still comes, with one unused placeholder
     # because its schema wants at least one shape (KIS-1); the rigid bodies object comes even when empty.
     assert out["extensionsUsed"] == [KRB, "KHR_implicit_shapes"]
     assert out["extensions"] == {KRB: {}, "KHR_implicit_shapes": {"shapes": [
@@ -88,7 +88,7 @@ def test_equal_shapes_share_one_entry_and_materials_write_every_value_and_mode()
     assert [ext(out, i)["collider"] for i in range(3)] == [
         {"geometry": {"shape": 0}, "physicsMaterial": 0}, {"geometry": {"shape": 0}, "physicsMaterial": 1},
         {"geometry": {"shape": 1}, "physicsMaterial": 0}]
-    # Issue 12: every value and both modes written. Material 1 has no modes (D-12: they do not vote): against
+    # Every value and both modes written. Material 1 has no modes (D-12: they do not vote): against
     # material 0 its friction combined by 0's 'maximum', with itself by 'average' (0.6 = max(0.6, 0.6)), so
     # 'maximum' keeps both pairs; restitution: no mode anywhere, 'average' everywhere.
     assert out["extensions"][KRB] == {"physicsMaterials": [
@@ -169,7 +169,7 @@ def test_seed_joint_gets_a_joint_node_under_a_and_an_attachment_under_b() -> Non
     assert ext(out.json, 2) == {"joint": {"connectedNode": 3, "joint": 0}}
     assert out.json["extensions"][KRB]["physicsJoints"] == [{
         "limits": [{"linearAxes": [0], "min": 0.0, "max": 0.0}, {"linearAxes": [1], "min": 0.0, "max": 0.0},
-                   {"linearAxes": [2], "min": 0.0, "max": 0.0},  # a hard full lock: per axis (issue 12)
+                   {"linearAxes": [2], "min": 0.0, "max": 0.0},  # a hard full lock: per axis
                    {"angularAxes": [0], "min": 0.0, "max": 0.0}],
         "drives": [{"type": "angular", "mode": "force", "axis": 1, "positionTarget": 1.0, "stiffness": 5.0,
                     "velocityTarget": 0.0, "damping": 2.0}],  # KRB-9 pairs; D-11 velocity target 0

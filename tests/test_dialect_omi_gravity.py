@@ -1,4 +1,4 @@
-"""OMI_physics_gravity dialect: detection, world gravity, every field type, lenient reading, round trips (§7).
+"""OMI_physics_gravity dialect: detection, world gravity, every field type, lenient reading, round trips.
 
 Fixture expectations were read off the JSON by hand. ``ctx.omi_shapes`` is filled by hand with the shapes the
 fixture's OMI_physics_shape array declares (the OMI core reader fills it in a full read).
@@ -195,7 +195,7 @@ def test_write_earth_json() -> None:
 
 def test_write_shaped_adds_the_shape() -> None:
     doc = load(CUBE, ".gltf")
-    ctx = write(doc, read(doc, SHAPES[CUBE]), "khr")  # gravity stays OMI beside KHR (DIGEST §10.2)
+    ctx = write(doc, read(doc, SHAPES[CUBE]), "khr")  # gravity stays OMI beside KHR (docs/interop.md)
     out = ctx.gltf
     assert out["extensions"]["OMI_physics_shape"] == {"shapes": [{"type": "box", "box": {}}]}  # size default
     assert out["nodes"][1]["extensions"][EXT] == {"type": "shaped", "gravity": 9.80665, "stop": True,

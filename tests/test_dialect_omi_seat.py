@@ -1,4 +1,4 @@
-"""OMI_seat dialect: detection, exact seat values of every seat fixture, SEAT-1 leniency, round trips (§8)."""
+"""OMI_seat dialect: detection, exact seat values of every seat fixture, SEAT-1 leniency, round trips."""
 
 from __future__ import annotations
 

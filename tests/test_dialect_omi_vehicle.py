@@ -1,4 +1,4 @@
-"""OMI_vehicle_* dialect: generation detection, reading both generations, writing gen2 (DIGEST §9, §10.1).
+"""OMI_vehicle_* dialect: generation detection, reading both generations, writing gen2 (docs/interop.md).
 
 Expectations are read off the fixture JSON by hand (node indices, settings values) and written as literals.
 """
@@ -138,7 +138,7 @@ def test_fixture_counts_and_vehicle_links(gen: str, asset: str) -> None:
 
 
 def car_wheel(node: int, steering_rate: float, **settings: float) -> Wheel:
-    """A simple-car wheel with every field spelled out (DIGEST §9 defaults, checked by hand)."""
+    """A simple-car wheel with every field spelled out (the spec defaults, checked by hand)."""
     values: dict[str, Any] = {
         "target_propulsion_force_ratio": 0.0, "target_steering_ratio": 0.0, "max_propulsion_force": 0.0,
         "max_steering_angle": 0.0, "physics_material": None, "radius": 0.35, "width": 0.125,

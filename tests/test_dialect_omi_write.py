@@ -65,7 +65,7 @@ def close(a: Any, b: Any) -> bool:
 
 
 def expected_joint(j: Joint, scene: PhysicsScene) -> Joint:
-    """What the writer promises: mixed limits split (D-4); a joint dynamic only on side B swapped (§10.1)."""
+    """What the writer promises: mixed limits split (D-4); a joint dynamic only on side B swapped."""
     limits: list[JointLimit] = []
     for lim in j.limits:
         for lin, ang in (
@@ -116,7 +116,7 @@ def test_seed_collider_file_written_as_newest_json() -> None:
     assert losses == []
     assert out["extensions"] == {
         "OMI_physics_shape": {"shapes": [{"type": "box", "box": {}}]},  # deduplicated
-        "OMI_physics_body": {},  # issue 12: the document-level object always comes
+        "OMI_physics_body": {},  # the document-level object always comes
     }
     assert [n.get("extensions") or None for n in out["nodes"]] == [
         None,
@@ -170,7 +170,7 @@ def test_infinite_and_computed_mass_have_no_omi_form() -> None:
     }
     assert [x.code for x in losses] == ["KRB-11", "KRB-11"]
 
-    # KHR computed mass and centre of mass: the runtime's values (DESIGN §3: density 1000 kg/m³). A 0.5 m
+    # KHR computed mass and centre of mass: the runtime's values (docs/semantics.md: density 1000 kg/m³). A 0.5 m
     # sphere weighs 1000·4/3·π·0.125 = 523.599 kg; its centre is node B's origin, 2 m above A's.
     computed = Body(node=0, motion=Motion(type=MotionType.DYNAMIC, mass=None, center_of_mass=None))
     scene, gltf = _scene(bodies=[computed], colliders=[Collider(node=1, shape=Sphere(), body=0)])
@@ -242,7 +242,7 @@ def test_materials_and_filters_written_without_defaults() -> None:
     )
     out, losses = write(scene, gltf)
     assert out["extensions"]["OMI_physics_body"] == {
-        "physicsMaterials": [  # issue 12: both modes on every material (D-12: material 1's friction mode
+        "physicsMaterials": [  # both modes on every material (D-12: material 1's friction mode
             # did not vote; no other material gives one, so 'average' is the outcome it had)
             {"staticFriction": 0.9, "frictionCombine": "average", "restitutionCombine": "maximum"},
             {"frictionCombine": "average", "restitutionCombine": "average"}],
@@ -265,7 +265,7 @@ def test_materials_and_filters_written_without_defaults() -> None:
 
 
 def _per_body(scene: PhysicsScene, world: list, body: Body) -> tuple[Any, tuple[float, ...]] | None:
-    """The per-body formulas the OMI writer used before its bulk table (issue 11): the reference."""
+    """The per-body formulas the OMI writer used before its bulk table: the reference."""
     import numpy as np
 
     from gltf_physics.dialects.omi_physics.mass import is_finite

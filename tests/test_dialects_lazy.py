@@ -1,4 +1,4 @@
-"""The dialect package imports a family's reader only for documents that name that family (issue 14 start-up):
+"""The dialect package imports a family's reader only for documents that name that family:
 the extension names it gates on must be exactly the ones each reader reads."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15 item 7: every public name documents itself in one style — a summary line, then an ``Example:``.
+"""Every public name documents itself in one style — a summary line, then an ``Example:``.
 
 `help(gp.World)` and `python -m pydoc gltf_physics.World` are what a newcomer reads first.
 """

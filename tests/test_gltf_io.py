@@ -1,4 +1,4 @@
-"""Lossless load/save of every fixture, format conversions, side files and atomic writes (DESIGN §1)."""
+"""Lossless load/save of every fixture, format conversions, side files and atomic writes (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_fixture_round_trip_same_format(relative: str, tmp_path: Path) -> None:
         assert i == j and (out.parent / new).read_bytes() == (source.parent / uri).read_bytes()
     for uri, new in zip(_external_images(original), _external_images(written), strict=True):
         assert (out.parent / new).read_bytes() == (source.parent / uri).read_bytes()  # copied: another folder
-    # every side file is named after the output (issue 11 §1)
+    # every side file is named after the output
     stem = out.stem
     assert all(p.name.startswith(stem) for p in out.parent.iterdir()), sorted(p.name for p in out.parent.iterdir())
 
@@ -179,7 +179,7 @@ def test_a_save_never_replaces_a_file_it_does_not_own(tmp_path: Path) -> None:
 
 
 def test_two_conversions_of_same_named_sources_into_one_folder_both_load(tmp_path: Path) -> None:
-    """Issue 11 §1: sources sharing a buffer name no longer clobber each other's side file."""
+    """Sources sharing a buffer name no longer clobber each other's side file."""
     for folder, payload in (("A", b"\1\1\1\1"), ("B", b"\2\2\2\2\2\2\2\2")):
         write_gltf(tmp_path / folder, {"asset": {"version": "2.0"},
                                        "buffers": [{"uri": "pendulum_balls0.bin", "byteLength": len(payload)}]},

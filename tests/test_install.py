@@ -1,4 +1,4 @@
-"""Installing from source gives a working viewer (issue 15 item 1): no manual npm step.
+"""Installing from source gives a working viewer: no manual npm step.
 
 A clean copy of the repository (its tracked and unignored files: no viewer_dist/, no node_modules/) is
 installed with plain `pip install .` into a fresh venv; the hatch build hook (hatch_build.py) runs the locked

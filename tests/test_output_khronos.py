@@ -1,6 +1,6 @@
 """What gltf-physics writes passes the Khronos glTF-Validator (npm `gltf-validator`) and our own validator.
 
-Covers the runtime's outputs (issue 5: final pose and baked animation) and conversions (issue 4). The Khronos
+Covers the runtime's outputs (final pose and baked animation) and conversions. The Khronos
 validator runs through tools/khronos-validator (installed by `.ci/run`); absent, the test skips, except under CI.
 """
 

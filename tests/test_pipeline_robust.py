@@ -1,4 +1,4 @@
-"""Issue 11 §3: no input crashes or hangs any stage. Mutated documents (degenerate shapes, non-finite and huge
+"""No input crashes or hangs any stage. Mutated documents (degenerate shapes, non-finite and huge
 numbers, bad indices, cycles, lone surrogates, bad accessors, truncated GLB) go through load, read_scene,
 validate, convert both ways, save, World build and a few steps, the trace/event writers and the final-pose
 save: only ``GltfError`` or ``SimulationError`` may come out, never a RuntimeWarning. And what a later step

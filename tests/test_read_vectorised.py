@@ -1,4 +1,4 @@
-"""The read path's one-pass forms (issue 11) give exactly the bytes of the per-node code they replace.
+"""The read path's one-pass forms give exactly the bytes of the per-node code they replace.
 
 Each vectorised or cached helper is compared with its scalar original on random and special inputs (±0, ∞,
 NaN, reflections, zero scales): equal values *and* equal signs of zero, so `info` and `convert` outputs stay

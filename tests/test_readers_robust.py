@@ -54,7 +54,7 @@ HUGE = 10**400  # a valid JSON integer no double can hold
 # Wrong types where numbers, indices or objects are expected, and bad numbers.
 WRONG = ["x", [], {}, None, True, False, [1, 2], {"type": 3}, [None], ["x"], [{}]]
 NUMBERS = [-1, -2, 10**9, 2**63, 1.5, math.nan, math.inf, -math.inf, 1e308, HUGE, -HUGE, [math.nan] * 3,
-           [HUGE] * 3, 1e30, -1e-9, [1e30] * 3, [0.0] * 4, LONE_SURROGATE]  # issue 11 §3: absurd, degenerate, text
+           [HUGE] * 3, 1e30, -1e-9, [1e30] * 3, [0.0] * 4, LONE_SURROGATE]  # absurd, degenerate, text
 
 
 

@@ -1,4 +1,4 @@
-"""Issue 11 §3, one pinned regression per crash class: each input that once crashed, hung or leaked a
+"""One pinned regression per crash class: each input that once crashed, hung or leaked a
 RuntimeWarning now gives a GltfError/SimulationError naming where (or is handled totally), and the validator
 names beforehand what the runtime or a save refuses (GLTF-SIMULATE, GLTF-NUMBER, GLTF-TEXT)."""
 

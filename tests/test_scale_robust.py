@@ -1,4 +1,4 @@
-"""Issue 11 §3 "linear-time operations": a 300,000-node document goes through load, validate, convert both
+"""Linear-time operations: a 300,000-node document goes through load, validate, convert both
 ways and a 0.1 s simulation. No time is asserted (bench/scale.py prints the seconds per size); the document is
 built so that only linear work can finish at all in a test run: 300,000 nodes in a 4-ary hierarchy (names and
 transforms on every node, a mesh-less chain 60 deep at the end), with 200 bodies, a static ground and 100 joints

@@ -1,4 +1,4 @@
-"""Bodies and static colliders animated in the file follow the animation (DESIGN §3 "Kinematic", DIGEST §11:
+"""Bodies and static colliders animated in the file follow the animation (docs/semantics.md, docs/semantics.md:
 "File animation of a body overrides simulation"; static colliders "follow animated transforms").
 
 Every expected number is worked out by hand in the comment beside it. Rapier poses are float32.

@@ -1,7 +1,7 @@
-"""Joint trees on Rapier multibodies (sim/rapier/articulations.py; issue 10, DESIGN §3 "Articulations").
+"""Joint trees on Rapier multibodies (sim/rapier/articulations.py; docs/semantics.md).
 
 Scenes go through ``World`` (bodies, shapes, masses as a file would give them). Links are 1 kg boxes
-0.1 × 0.5 × 0.1 m; hinges per the KHR recipe (DIGEST §11): linear 0/0, two angular 0/0, one angular ranged.
+0.1 × 0.5 × 0.1 m; hinges per the KHR recipe (docs/semantics.md): linear 0/0, two angular 0/0, one angular ranged.
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ def test_soft_limited_chain_replays_exactly_after_restore():
 
 
 def test_a_world_anchored_joint_written_on_its_moving_side_is_articulated_and_set_the_same():
-    # Issue 12 writes a world-anchored joint on its moving side (A = the link, B = the world); the planner takes
+    # The KHR writer writes a world-anchored joint on its moving side (A = the link, B = the world); the planner takes
     # B as the child, so the runtime builds it from the other side (the exact swap) — same run, and a run-time
     # drive target or one-axis range given in the file's terms means the same after the flip.
     from gltf_physics.dialects.common.portable_joints import swapped

@@ -1,4 +1,4 @@
-"""Issue 10 fidelity case: a compound body with per-box collision filters stands after landing, at any rate.
+"""The fidelity case: a compound body with per-box collision filters stands after landing, at any rate.
 
 Two unit boxes one above the other (node at y = 5, boxes at ±1); the lower box's filter collides with the
 static ground, the upper's does not; dropped onto a 15 × 1 × 15 box whose top is at y = 0. At rest the node

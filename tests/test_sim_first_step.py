@@ -4,7 +4,7 @@ Rapier folds a body's mass properties into it only inside a step, and two things
 ray-cast vehicle (OMI_vehicle_wheel) and the explicit joint springs. They used to see a massless chassis or
 slider on the first step: a wheel touching something at t = 0 made the chassis non-finite (Rapier's rolling
 friction divided 0 by the chassis's zero response), and a spring exerted nothing until the second step.
-Expectations are by hand: spring k·x, damper c·v, thrust F/m, free fall g (DIGEST §11 "Wheels", "Drives").
+Expectations are by hand: spring k·x, damper c·v, thrust F/m, free fall g (docs/semantics.md, "Drives").
 """
 
 from __future__ import annotations

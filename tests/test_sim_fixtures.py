@@ -1,4 +1,4 @@
-"""Every official fixture builds and simulates 2 s on the runtime (issue 5, DIGEST §11), finite throughout."""
+"""Every official fixture builds and simulates 2 s on the runtime (docs/semantics.md), finite throughout."""
 
 from __future__ import annotations
 

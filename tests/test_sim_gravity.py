@@ -1,4 +1,4 @@
-"""Gravity volumes and world gravity (OMI_physics_gravity, DIGEST §7, §11 "Gravity").
+"""Gravity volumes and world gravity (OMI_physics_gravity, docs/semantics.md).
 
 Field math is checked on its own (``sim.gravity_fields``) against hand-computed vectors; the runtime is checked
 through the velocity a body gains in one step (Rapier adds a·dt to the velocity before it moves the body, so
@@ -197,7 +197,7 @@ def test_gravity_factor_scales_the_volume_pull():
 
 
 def test_gravity_factor_set_inside_a_volume_scales_its_pull_zero_included():
-    # DIGEST §11: the volume's pull is scaled by the body's gravityFactor, also one set at run time; 0 must
+    # docs/semantics.md: the volume's pull is scaled by the body's gravityFactor, also one set at run time; 0 must
     # stop the pull (it used to read as "unchanged" because the held gravity_scale is 0 too)
     sc = scene([GravityField(0, GravityType.DIRECTIONAL, 4.0, stop=True)], [Trigger(0, shape=Sphere(10.0))])
     w = World(sc)

@@ -1,7 +1,7 @@
 """Every official fixture, and the spec author's RigidBodies_* test models, for 60 s at 60 Hz on both joint paths.
 
 Each run must stay finite for all 3,600 steps (a non-finite body raises SimulationError), and over its last
-10 s — the scenes have landed and settled by then — every hard limit (DIGEST §11 "Limit metrics") must hold:
+10 s — the scenes have landed and settled by then — every hard limit (docs/semantics.md) must hold:
 within 1.5 mm / 1° on a multibody link, within 40 mm / 1.5° on an impulse joint. A locked axis of a link is
 exact; a bounded one is a velocity row at its bound, and gives a little under load (measured: 1.25 mm on the
 gen1 JointTypes "StiffSpring(3 1Ds)" box, a multibody link there, hanging at its ±0.25 m bound). Impulse

@@ -1,4 +1,4 @@
-"""Joints on Rapier (sim/rapier/joints/) against analytic mechanics (DIGEST §11, DESIGN §3 "Joints").
+"""Joints on Rapier (sim/rapier/joints/) against analytic mechanics (docs/semantics.md, docs/semantics.md).
 
 The bodies live in a small stand-in for RapierWorld exposing the same joint interface (bodies,
 impulse_joints, handle_of, ground, world_pose), so each test controls masses and shapes exactly.
@@ -100,7 +100,7 @@ def period(samples: list[float]) -> float:
 
 def hinge_z(lo: float = -math.inf, hi: float = math.inf, stiffness: float = math.inf,
             damping: float = 0.0) -> tuple[JointLimit, ...]:
-    """KHR hinge recipe (DIGEST §11): linear all 0/0, the other two angular 0/0, angular [2] ranged."""
+    """KHR hinge recipe (docs/semantics.md): linear all 0/0, the other two angular 0/0, angular [2] ranged."""
     return (PIN, JointLimit(angular_axes=(0, 1), min=0.0, max=0.0),
             JointLimit(angular_axes=(2,), min=lo, max=hi, stiffness=stiffness, damping=damping))
 
@@ -273,7 +273,7 @@ def test_runtime_set_changes_the_velocity_target() -> None:
 
 
 def slider_x(drive: JointDrive) -> Joint:
-    """Slider recipe (DIGEST §11): linear [1, 2] 0/0, linear [0] free, angular all 0/0."""
+    """Slider recipe (docs/semantics.md): linear [1, 2] 0/0, linear [0] free, angular all 0/0."""
     return Joint(None, Pose(), 1, Pose(),
                  limits=(JointLimit(linear_axes=(1, 2), min=0.0, max=0.0), NO_ROT), drives=(drive,))
 

@@ -1,4 +1,4 @@
-"""Mass properties from shapes (geometry/), checked against hand formulas (DIGEST §11, DESIGN §3)."""
+"""Mass properties from shapes (geometry/), checked against hand formulas (docs/semantics.md, docs/semantics.md)."""
 
 from __future__ import annotations
 

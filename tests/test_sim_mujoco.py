@@ -1,4 +1,4 @@
-"""World(engine="mujoco"): analytic scenes run by MuJoCo through our MJCF (issue 13 "Must show").
+"""World(engine="mujoco"): analytic scenes run by MuJoCo through our MJCF.
 
 MuJoCo steps h = 1/(4·rate) (formats/mjcf.py STEPS_PER_RATE), the same as Rapier's 4 internal substeps, so a
 body falling from rest for N World steps has dropped exactly g·(t² + t·h)/2 (the integrator bias documented

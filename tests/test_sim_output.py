@@ -1,4 +1,4 @@
-"""Trace CSV, events JSONL, baked animation and final pose (DESIGN §4)."""
+"""Trace CSV, events JSONL, baked animation and final pose (docs/cli.rst)."""
 
 from __future__ import annotations
 

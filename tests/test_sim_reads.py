@@ -1,4 +1,4 @@
-"""Issue 11 item 2: ``World.poses()`` always reflects the current state, whatever the step/read pattern.
+"""``World.poses()`` always reflects the current state, whatever the step/read pattern.
 
 The pose reader skips bodies Rapier reports asleep; that shortcut is sound only when exactly one engine step
 ran since the last read. These tests drop boxes that settle and fall asleep at different times, then step

@@ -1,4 +1,4 @@
-"""Thrusters and hover thrusters at runtime (DIGEST §9, §11 "Thrusters").
+"""Thrusters and hover thrusters at runtime (docs/semantics.md).
 
 Scenes are model objects: a 10 kg box body (node 0) with a thruster node (node 1) at its centre, no gravity
 unless stated. Expected values are Newton's second law by hand: a = F/m, v = a·t.

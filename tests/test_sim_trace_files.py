@@ -1,5 +1,5 @@
 """Traces streamed while the run goes (CSV, Parquet, NPZ, --trace-every) and all-or-nothing outputs
-(issue 11 §1, §3 'partial outputs', §5)."""
+."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wheeled vehicles at runtime (OMI_vehicle_body / _wheel, DIGEST §9, §11 "Wheels"; Rapier ray-cast vehicle).
+"""Wheeled vehicles at runtime (OMI_vehicle_body / _wheel, docs/semantics.md; Rapier ray-cast vehicle).
 
 The test car: a 1000 kg chassis (box 1.8×0.6×4 m) at y = 0.7, four wheels of radius 0.35 at (±0.8, −0.3,
 ±1.4) with the spec's default suspension (k = 20000 N/m, c = 2000 N·s/m, travel 0.25 m), rear wheels with

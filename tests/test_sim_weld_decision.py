@@ -1,4 +1,4 @@
-"""A weld is one rigid body (DIGEST §11: all axes fixed = weld), so a welded pair lands as that body would.
+"""A weld is one rigid body (docs/semantics.md: all axes fixed = weld), so a welded pair lands as that body would.
 
 The official ``weld_joint`` samples drop a pair of 1 kg capsules, welded end to end at 20°, onto a small box
 (top at y = 0.125 m, x ∈ [−0.4, 0.6]): the pair's centre of mass (x ≈ −0.25 m) is just outside the horizontal

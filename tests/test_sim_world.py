@@ -1,4 +1,4 @@
-"""The runtime on Rapier against analytic mechanics (DIGEST §11, DESIGN §3).
+"""The runtime on Rapier against analytic mechanics (docs/semantics.md, docs/semantics.md).
 
 Integrator bias: Rapier 0.36 runs 4 solver substeps per step (h = dt/4) of symplectic Euler, so a body
 falling from rest for N steps has dropped g·(t² + t·h)/2, not g·t²/2: at 60 Hz after 1 s that is
@@ -182,7 +182,7 @@ def test_box_rests_on_static_box_and_scaled_collider_node():
     assert w.pose(1)[0][1] == pytest.approx(0.5, abs=0.005)
     assert w.pose(2)[0][1] == pytest.approx(1.0, abs=0.005)
     assert w.mass_properties(2).mass == pytest.approx(8000.0)
-    assert w.engine.hooks is None  # uniform (default) material: no contact hook at all (DESIGN §3)
+    assert w.engine.hooks is None  # uniform (default) material: no contact hook at all (docs/semantics.md)
 
 
 def slope_world(theta: float, material: PhysicsMaterial, v0: float = 0.0) -> tuple[World, np.ndarray]:
@@ -319,7 +319,7 @@ def test_uniform_materials_need_no_hook_and_mixed_modes_hook_only_where_needed()
                           materials=mats))
 
     # average vs minimum: Rapier would pick MIN where the specs average, but both classes carried as
-    # AVERAGE give every pair exactly (0.2, 0.8 and their mean): no hook (issue 10, per-class encoding)
+    # AVERAGE give every pair exactly (0.2, 0.8 and their mean): no hook (per-class encoding)
     w = world([PhysicsMaterial(0.2, 0.2, 0.0, CombineMode.AVERAGE),
                PhysicsMaterial(0.8, 0.8, 0.0, CombineMode.MINIMUM)])
     assert w.engine.hooks is None

@@ -1,4 +1,4 @@
-"""Start-up (issue 14): each command imports only what it needs — numpy not for `--help`, the physics engine only
+"""Start-up: each command imports only what it needs — numpy not for `--help`, the physics engine only
 for simulate, matplotlib only for `view --png`, pyarrow and Dask only for batch and sweep. (The CPU seconds this
 saves are measured by bench/cli.py; here the imports themselves are asserted.)"""
 

@@ -1,4 +1,4 @@
-"""`sweep` (issue 14): parameter specs, a 200-run projectile sweep against discrete kinematics, and byte-identical
+"""`sweep`: parameter specs, a 200-run projectile sweep against discrete kinematics, and byte-identical
 Parquet whatever the worker count.
 
 Rapier 0.36 integrates 4 internal substeps per step (h = dt/4, see test_sim_world): from velocity (vx, vy) and

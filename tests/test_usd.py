@@ -1,4 +1,4 @@
-"""OpenUSD UsdPhysics out and in (issue 13, item 1).
+"""OpenUSD UsdPhysics out and in (item 1).
 
 The sweep writes every official fixture as USD and asks usd-core's own physics parser what it finds: the
 same rigid bodies, colliders by shape, joints and materials `info` reports. The round trips (KHR → USD → KHR,

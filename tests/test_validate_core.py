@@ -1,4 +1,4 @@
-"""Core glTF checks (issue 11 §4): one broken document per check family with the exact code, severity and
+"""Core glTF checks: one broken document per check family with the exact code, severity and
 JSON pointer we report — the Khronos glTF-Validator's own spelling. ``test_khronos_reports_the_same`` runs the
 same table through the Khronos validator: each row is what it says too.
 """

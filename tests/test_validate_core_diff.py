@@ -1,4 +1,4 @@
-"""Differential test of the core glTF checks against the Khronos glTF-Validator (issue 11 §4).
+"""Differential test of the core glTF checks against the Khronos glTF-Validator.
 
 400 deterministic mutations of the official fixtures, .gltf and .glb (tests/core_mutation.py: seed = document
 number), are validated by both. The contract, per document:

@@ -1,4 +1,4 @@
-"""Every official fixture validated, with its expected result hand-checked against the DIGEST:
+"""Every official fixture validated, with its expected result hand-checked against the specifications:
 (numErrors, numWarnings, set of codes). Known-wrong official examples and why:
 
 - gen4 ``triggers.gltf``: motion without ``type`` (BODY-2 error) and a scaled floor collider (SHAPE-8).
@@ -11,7 +11,7 @@
 - KHR ``MotionProperties``: mass 0 and inertia zeros (KRB-11, D-5: accepted, schema says > 0).
 - The seed-era joint schema defects are schema problems, not file problems: see test_validate_schemas.py.
 
-Hints (issue 12, validate/hints.py, not DIGEST rules): the OMI rope, pendulum and slider samples hang on soft
+Hints (validate/hints.py, not numbered rules): the OMI rope, pendulum and slider samples hang on soft
 limits far too weak for their weight (HINT-SAG, e.g. pendulum_balls: 1 kg on 0.3 N/m, 32.7 m); the KHR
 JointTypes position drive of stiffness 10 N/m holds its 1 kg body 0.98 m low (HINT-SAG); KHR joints whose
 joint node has no body (HINT-JOINT-SIDE); the simple_car asset and the lone falling

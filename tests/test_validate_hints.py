@@ -1,4 +1,4 @@
-"""Validator hints (issue 12, validate/hints.py): valid files that will not behave as their author meant.
+"""Validator hints (validate/hints.py): valid files that will not behave as their author meant.
 
 Each hint fires on a hand-made KHR scene that has the problem and stays silent on its fixed twin; the
 official OMI rope and pendulum samples get HINT-SAG with the sag figure m·g/k (g = 9.81 m/s²).

@@ -150,7 +150,7 @@ def test_reader_notes_become_messages_once() -> None:
     assert [(m.severity, m.pointer) for m in gen3] == [(W, pointer)]
 
 
-# Weaker sub-parts of rules whose table severity is stronger (the DIGEST mixes tags in one rule).
+# Weaker sub-parts of rules whose table severity is stronger (the specifications mixes tags in one rule).
 def test_mixed_tag_rules_use_the_weaker_severity_for_the_weaker_part() -> None:
     g = joint2()
     put(g, f"/extensions/{JO}/physicsJoints/0/limits/0/angularAxes", [0])

@@ -1,6 +1,6 @@
-"""Cross-check against the official JSON schemas (test time only, DESIGN §1): wherever a fixture's extension
+"""Cross-check against the official JSON schemas (test time only, docs/architecture.md): wherever a fixture's extension
 object fails its generation's schema, the validator reports at least a warning at that pointer (or at a
-prefix or inside it). Known schema defects (DIGEST §4–§9) are listed and excluded with the reason."""
+prefix or inside it). Known schema defects (the spec) are listed and excluded with the reason."""
 
 from __future__ import annotations
 
@@ -36,14 +36,14 @@ FAMILY = {"OMI_vehicle": ("OMI_vehicle_body", "OMI_vehicle_wheel", "OMI_vehicle_
                                        "KHR_implicit_shapes"),
           "KHR_rigid_bodies": ("KHR_rigid_bodies", "KHR_collision_shapes")}
 
-# Schema defects named in the DIGEST: the schema, not the file, is wrong; the validator rightly says nothing.
+# Schema defects named in the specifications: the schema, not the file, is wrong; the validator rightly says nothing.
 DEFECTS = {
-    ("OMI_physics_joint", "gen2-physicsJoints", "doc"): "doc schema requires 'constraints' (DIGEST §5.2)",
-    ("KHR_rigid_bodies", "gen0-khr-rigid-bodies", "doc"): "physicsJointLimits items are one limit (§6.4)",
+    ("OMI_physics_joint", "gen2-physicsJoints", "doc"): "doc schema requires 'constraints' (the spec)",
+    ("KHR_rigid_bodies", "gen0-khr-rigid-bodies", "doc"): "physicsJointLimits items are one limit",
     ("OMI_physics_shape", "gen1-flat", "doc"): "draft-04 schema uses 'const', which draft-04 ignores: its "
                                                "oneOf branches overlap, rejecting capsules, hulls, trimeshes",
-    ("OMI_vehicle_thruster", "gen1-current", "doc"): "gen1 schema types maxGimbal as an array (§9)",
-    ("OMI_vehicle_hover_thruster", "gen1-current", "doc"): "gen1 schema types maxGimbal as an array (§9)",
+    ("OMI_vehicle_thruster", "gen1-current", "doc"): "gen1 schema types maxGimbal as an array",
+    ("OMI_vehicle_hover_thruster", "gen1-current", "doc"): "gen1 schema types maxGimbal as an array",
 }
 
 
@@ -73,9 +73,9 @@ def _registry(ext: str, gen: str) -> tuple[Registry, dict[str, Any]]:
         resource = Resource.from_contents(schema, default_specification=spec)
         resources.append((path.name, resource))
         if isinstance(schema.get("$id"), str) and schema["$id"] != path.name:
-            # a file named differently from its $id (KHR gen1 collider, DIGEST §6.2) is found by its $id too
+            # a file named differently from its $id (KHR gen1 collider, the spec) is found by its $id too
             resources.append((schema["$id"], resource))
-        if not path.name.endswith(".schema.json"):  # referenced as .schema.json (DIGEST §6.2 defect)
+        if not path.name.endswith(".schema.json"):  # referenced as .schema.json (the spec defect)
             resources.append((path.name.removesuffix(".json") + ".schema.json", resource))
     by_name = dict(resources)
     for old, new in RENAMED.get((ext, gen), {}).items():

@@ -1,4 +1,4 @@
-"""The viewer a newcomer meets (issue 15 items 2 and 4), in Debian's chromium: a page made with no options plays
+"""The viewer a newcomer meets, in Debian's chromium: a page made with no options plays
 a run, the follow camera keeps a falling car in frame, the ground grid and gravity arrows are there, the side
 panel fits an 800 × 600 window, and events and bodies are named. Pages are made by the real command.
 """

@@ -1,5 +1,5 @@
 """Write `gltf-physics convert --to omi|khr --report` outputs (.gltf and .glb) of every fixture into a folder, to
-compare two checkouts byte for byte (issue 11: the writers' speed-ups must not move a byte).
+compare two checkouts byte for byte (the writers' speed-ups must not move a byte).
 
     PYTHONPATH=/work/main/src python tools/convert_outputs.py /tmp/out_main
     PYTHONPATH=$PWD/src       python tools/convert_outputs.py /tmp/out_branch

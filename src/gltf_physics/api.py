@@ -1,4 +1,4 @@
-"""The public Python API, re-exported by ``gltf_physics``: thin functions over the layers of DESIGN §1."""
+"""The public Python API, re-exported by ``gltf_physics``: thin functions over the layers of docs/architecture.md."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def convert(doc: Document, to: Literal["omi", "khr"]) -> tuple[Document, list[di
 
     The losses start with what the reader accepted leniently (invalid or ambiguous input it had to settle,
     e.g. a motion without a type read as dynamic): the output commits to that reading. Each entry is
-    ``{"code", "pointer", "message"}`` with ``code`` a DIGEST rule id and ``pointer`` into the input.
+    ``{"code", "pointer", "message"}`` with ``code`` a rule id (docs/rules.md) and ``pointer`` into the input.
 
     Example:
         >>> newest, losses = gp.convert(gp.load("JointTypes.glb"), to="omi")  # the KHR sample asset

@@ -1,6 +1,6 @@
 """Package attributes imported on first use (PEP 562), so that importing a package stays cheap.
 
-Start-up is budgeted (issue 14: `info` on a small file ≤ 0.25 s CPU): a package that re-exports everything
+Start-up is budgeted (`info` on a small file ≤ 0.25 s CPU): a package that re-exports everything
 would load numpy for `--help`, or make classes a document never uses (a frozen dataclass costs ~1.5 ms CPU to
 make on Python 3.11, which compiles each generated method).
 """

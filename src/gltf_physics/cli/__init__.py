@@ -1,4 +1,4 @@
-"""The `gltf-physics` command (DESIGN §4): a thin typer layer over the library, one module per command.
+"""The `gltf-physics` command (docs/cli.rst): a thin typer layer over the library, one module per command.
 
 Every command turns expected failures (unreadable or unsafe input, bad options) into one line on stderr
 naming the file and the JSON pointer or byte offset, and exit code 2. Set GLTF_PHYSICS_DEBUG=1 to see
@@ -31,7 +31,7 @@ COMMANDS = ("info", "validate", "convert", "simulate", "view", "plot", "compare"
 def build_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
     """The typer app with the commands ``names`` (all by default)."""
     # Plain help text: typer's rich-formatted help imports rich.markdown and markdown-it (~0.1 s CPU), a third of
-    # the `--help` start-up budget (issue 14: ≤ 0.25 s).
+    # the `--help` start-up budget (≤ 0.25 s).
     app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
                       rich_markup_mode=None, help="Read, validate, convert and simulate physics in glTF files "
                       "(OMI_physics_* and KHR_physics_rigid_bodies, every generation).")

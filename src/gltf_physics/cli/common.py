@@ -18,7 +18,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class _Stdout:
     """stdout's rich Console, made on first print: importing rich costs ~0.04 s CPU, which `--help`, `--json`
-    output and error lines never need (issue 14: start-up ≤ 0.25 s)."""
+    output and error lines never need (start-up ≤ 0.25 s)."""
 
     _console: Console | None = None
 

@@ -1,4 +1,4 @@
-"""What the commands say when they succeed (issue 15 item 3): what was written, what ran, what was lost.
+"""What the commands say when they succeed: what was written, what ran, what was lost.
 
 Each function returns the lines; the command prints them unless ``--quiet``. Numbers print as a user would
 type them (``5 s``, never ``5.0 s`` or ``-0``), words are spelled out (no camelCase keys in human text).
@@ -49,7 +49,7 @@ def simulate_summary(src: Path, scene: Any, world: Any, outputs: Sequence[Path |
 
 
 def loss_lines(losses: Sequence[dict[str, str]], report: Path | None) -> list[str]:
-    """``9 losses:`` then one ``  CODE ×N`` line per DIGEST rule, most frequent first."""
+    """``9 losses:`` then one ``  CODE ×N`` line per rule, most frequent first."""
     if not losses:
         return ["nothing lost"]
     by_code = Counter(loss["code"] for loss in losses)

@@ -1,7 +1,7 @@
 """Option checks shared by the commands: each bad value is named in one line, with what was expected.
 
 ``UsageError`` messages always start with the option as typed (``--duration``), then the value given, then
-what it must be, so a newcomer sees which of several options is wrong (issue 15 item 5). Usage errors that
+what it must be, so a newcomer sees which of several options is wrong. Usage errors that
 click finds while parsing (a missing value, a non-number) are reworded the same way by :func:`usage_line`.
 """
 

@@ -1,6 +1,6 @@
 """Plain-text output for commands that print a short report and exit (`info`): no rich import.
 
-Importing and running rich costs ~0.06 s CPU, a quarter of issue 14's start-up budget for `info` on a tiny file
+Importing and running rich costs ~0.06 s CPU, a quarter of the start-up budget for `info` on a tiny file
 (≤ 0.25 s). The layout is rich's borderless table (``box=None``): every cell padded by one space each side,
 columns as wide as their widest cell counted in terminal cells (a CJK character takes two). Header and title
 are bold on a terminal (ANSI, unless ``NO_COLOR`` is set or ``TERM=dumb``), plain when piped. Lines are never

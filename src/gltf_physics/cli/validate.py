@@ -21,7 +21,7 @@ def validate(
                                      help="Report format: text (one line per message) or json.")] = "text",
     strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False,
 ) -> None:
-    """Check every physics rule of the spec digest; exit 0 valid, 1 errors (or warnings with --strict), 2 unreadable.
+    """Check every physics rule of the specifications; exit 0 valid, 1 errors (or warnings with --strict), 2 unreadable.
 
     A directory is searched recursively for .gltf and .glb files, and a total line follows.
 

@@ -91,7 +91,7 @@ def _stripped_copy(gltf: Any, names: tuple[str, ...]) -> tuple[Any, list[int]]:
     """(``copy_json(gltf)`` without the ``names`` extensions (document and nodes) and their ``extensionsUsed``
     / ``extensionsRequired`` entries, the nodes whose ``extensions`` this emptied). The physics objects are
     left out before the copy, not deleted after it: copying them was about half the copy of a big physics
-    document (issue 11). Key order is the input's."""
+    document. Key order is the input's."""
     if not isinstance(gltf, dict):
         return copy_json(gltf), []
     known = frozenset(names)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .meshes import mesh_triangles, node_triangles
 
 # Animations and mesh triangles are for the runtime, the viewer and the validator: loading and reading a file
-# (`info`) does not make their classes and tables (issue 14 start-up).
+# (`info`) does not make their classes and tables.
 __getattr__ = exports(__name__, {"add_node_animation": "animation", "mesh_triangles": "meshes",
                                  "node_triangles": "meshes"})
 

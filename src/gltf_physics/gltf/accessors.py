@@ -1,4 +1,4 @@
-"""Accessors → NumPy (glTF 2.0 §3.6.2): every component type, byteStride, matrix column padding,
+"""Accessors → NumPy (glTF 2.0 the spec.2): every component type, byteStride, matrix column padding,
 normalized integers, sparse substitution (with or without a base bufferView).
 
 The result is a fresh, writable, native-endian array of shape ``(count,)`` for SCALAR and ``(count, n)``
@@ -52,7 +52,7 @@ def read_accessor(doc: Document, index: int) -> np.ndarray:
 
 
 def normalize(values: np.ndarray, component_type: int) -> np.ndarray:
-    """Normalized integers → float64 per glTF 2.0 §3.11 (floats are returned unchanged)."""
+    """Normalized integers → float64 per glTF 2.0 the spec (floats are returned unchanged)."""
     if component_type == FLOAT:
         return values
     info = np.iinfo(COMPONENT_DTYPES[component_type])

@@ -137,7 +137,7 @@ def _list(gltf: dict[str, Any], key: str) -> list[Any]:
 
 # -- reading ---------------------------------------------------------------------------------------------
 # A node's animated TRS channels, sampled at any time. Rotations under LINEAR are slerped (shortest arc, the
-# glTF 2.0 §3.11 rule); CUBICSPLINE is the spec's Hermite spline over (in-tangent, value, out-tangent) key
+# glTF 2.0 the spec rule); CUBICSPLINE is the spec's Hermite spline over (in-tangent, value, out-tangent) key
 # triples, rotations normalised afterwards. Before the first key the first value holds, after the last the
 # last value holds (no looping). ``weights`` and anything else but translation/rotation/scale are ignored.
 

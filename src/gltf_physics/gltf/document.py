@@ -1,4 +1,4 @@
-"""The glTF document: the plain JSON dict plus its binary buffers (DESIGN §1, §2).
+"""The glTF document: the plain JSON dict plus its binary buffers (docs/architecture.md).
 
 Holding the JSON as parsed (key order, nulls, empty objects, extras, unknown extensions) is what makes
 load → save lossless. ``buffers[i]`` are the bytes of ``json["buffers"][i]``, read at load so errors surface

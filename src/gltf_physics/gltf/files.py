@@ -131,7 +131,7 @@ class OutputSet:
 
 def _temp_beside(target: Path) -> tuple[int, str]:
     """A new hidden temporary file in ``target``'s folder (so the final rename stays on one file system)."""
-    import tempfile  # here: ~5 ms CPU to import, and reading a file (`info`) never writes one (issue 14)
+    import tempfile  # here: ~5 ms CPU to import, and reading a file (`info`) never writes one
 
     return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
 

@@ -1,4 +1,4 @@
-"""The GLB container (glTF 2.0 §4.4): 12-byte header, a JSON chunk, an optional BIN chunk.
+"""The GLB container (glTF 2.0 the spec): 12-byte header, a JSON chunk, an optional BIN chunk.
 
 Reading checks every declared length against the real file size *before* reading the bytes, so a hostile
 header cannot make us allocate; errors carry the byte offset. Unknown chunk types after BIN are skipped

@@ -1,4 +1,4 @@
-"""Load and save ``.gltf`` / ``.glb`` losslessly (DESIGN §1): the JSON as parsed, the buffers as bytes.
+"""Load and save ``.gltf`` / ``.glb`` losslessly (docs/architecture.md): the JSON as parsed, the buffers as bytes.
 
 Load reads every buffer (external file, ``data:`` URI, GLB BIN chunk) and runs the bounds checks, so every
 command fails early with a pointer or byte offset. Save picks the format from the OUT extension.

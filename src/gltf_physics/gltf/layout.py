@@ -1,4 +1,4 @@
-"""Binary layout of accessor elements: component types, element types, byte sizes (glTF 2.0 §3.6.2).
+"""Binary layout of accessor elements: component types, element types, byte sizes (glTF 2.0 the spec.2).
 
 Shared by the load-time bounds checks and the accessor decoder so both agree on every size.
 """

@@ -1,4 +1,4 @@
-"""Mesh triangles for collision geometry: positions and index triples of modes 4/5/6 (glTF 2.0 §3.7.2.1).
+"""Mesh triangles for collision geometry: positions and index triples of modes 4/5/6 (glTF 2.0 the spec.2.1).
 
 Points and lines (modes 0–3) have no area and are skipped. Triangle strips give
 ``(v_i, v_{i+1+i%2}, v_{i+2-i%2})`` and fans ``(v_{i+1}, v_{i+2}, v_0)``, as the spec writes them; degenerate

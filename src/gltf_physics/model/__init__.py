@@ -1,4 +1,5 @@
-"""The engine-agnostic physics scene model (DESIGN §1): plain typed dataclasses, SI units, xyzw quaternions."""
+"""The engine-agnostic physics scene model (docs/architecture.md): plain typed dataclasses, SI units, xyzw
+quaternions."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Rigid bodies, colliders, triggers, materials and collision filters.
 
-Meanings are normalised across families (DESIGN §1): an infinite mass or inertia is ``math.inf``, never 0;
+Meanings are normalised across families (docs/architecture.md): an infinite mass or inertia is ``math.inf``, never 0;
 a value the file leaves to the engine ("compute it from the shapes") is ``None``. Readers translate each
-generation's conventions (KHR 0 = infinite, OMI inertia 0 = computed; DIGEST D-5, D-6).
+generation's conventions (KHR 0 = infinite, OMI inertia 0 = computed; D-5, D-6).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class MotionType(StrEnum):
 
 @dataclass(frozen=True)
 class Motion:
-    """A node that moves as one rigid body with the colliders beneath it (DIGEST §3.2, §6.1, §11).
+    """A node that moves as one rigid body with the colliders beneath it (docs/semantics.md).
 
     mass: kg; ``math.inf`` = infinite; ``None`` = compute from collider volumes.
     inertia_diagonal: kg·m² about principal axes; a component ``math.inf`` blocks rotation about that axis;
@@ -63,7 +63,7 @@ class CombineMode(StrEnum):
 
 @dataclass(frozen=True)
 class PhysicsMaterial:
-    """``None`` combine modes do not vote (DIGEST D-12)."""
+    """``None`` combine modes do not vote (D-12)."""
 
     static_friction: float = 0.6
     dynamic_friction: float = 0.6

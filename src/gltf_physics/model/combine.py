@@ -1,11 +1,11 @@
-"""Friction and restitution of a contact pair, as the specs combine them (DIGEST §11 "Materials", D-12).
+"""Friction and restitution of a contact pair, as the specs combine them (docs/semantics.md, D-12).
 
 The one statement of the rule: the runtime's contact hooks and the writers' choice of explicit modes both use it.
 
 Friction and restitution combine separately. Precedence: either side ``average`` ⇒ mean; else either
 ``minimum`` ⇒ min; else either ``maximum`` ⇒ max; else ``multiply`` ⇒ product. A side without a mode does not
 vote; when neither side gives one, ``average`` (D-12). A collider without a material uses the default
-(0.6, 0.6, 0.0, no mode; DESIGN §3).
+(0.6, 0.6, 0.0, no mode; docs/semantics.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Gravity (OMI_physics_gravity, DIGEST §7) and seats (OMI_seat, DIGEST §8)."""
+"""Gravity (OMI_physics_gravity, the spec) and seats (OMI_seat, the spec)."""
 
 from __future__ import annotations
 

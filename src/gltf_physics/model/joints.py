@@ -1,4 +1,4 @@
-"""Joints: two body frames, limits and drives (DIGEST §5, §6.1, §11 "Joint frames").
+"""Joints: two body frames, limits and drives (docs/semantics.md).
 
 Every generation is read into the same shape. A joint ties frame A (a pose in body A's node space, or in
 world space when ``body_a`` is ``None``) to frame B (likewise for body B). The newest forms declare frame A

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class ReadNote:
     """Something a reader accepted leniently (e.g. a ``-1`` index read as absent, GEN-3 / D-1).
 
-    ``code`` is the DIGEST rule id; the validator turns notes into messages.
+    ``code`` is the rule id (docs/rules.md); the validator turns notes into messages.
     """
 
     code: str
@@ -30,12 +30,12 @@ class ReadNote:
 
 @dataclass
 class PhysicsScene:
-    """The engine-agnostic physics of one glTF, whatever its extensions' generation (DESIGN §1 ``model/``).
+    """The engine-agnostic physics of one glTF, whatever its extensions' generation (docs/architecture.md).
 
     Bodies, colliders, triggers, joints, materials, filters, vehicles, wheels, thrusters, gravity fields and
     seats, with glTF node indices. Lists are in document order (node order, then declaration order on a node).
 
-    ``generations`` maps each physics extension found to its generation id (DIGEST §0), e.g.
+    ``generations`` maps each physics extension found to its generation id (README.md's table), e.g.
     ``{"OMI_physics_body": "gen4-materials", "OMI_physics_shape": "gen4-tapered"}``; empty when the file has no
     physics extension.
 

@@ -1,8 +1,8 @@
 """Collision shapes, independent of the extension that declared them.
 
 All sizes are in the shape's node space (metres). Round shapes are centred on the node origin with their
-axis along local +Y (DIGEST §2, §4, §6.1). Capsule ``height`` is always the distance between the two
-hemisphere centres (the newest meaning, DIGEST D-8); readers of total-height generations convert.
+axis along local +Y (the spec). Capsule ``height`` is always the distance between the two
+hemisphere centres (the newest meaning, D-8); readers of total-height generations convert.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Vehicles, wheels, thrusters and hover thrusters (OMI_vehicle_*, DIGEST §9, §11).
+"""Vehicles, wheels, thrusters and hover thrusters (OMI_vehicle_*, docs/semantics.md).
 
 Fields use the gen2 (``target*``) names. Readers of gen1 map ``current*``→``target*`` and ``maxForce``→
-``max_propulsion_force``, and set change rates to -1 (instant), which is gen1's behaviour (DIGEST §10.1).
+``max_propulsion_force``, and set change rates to -1 (instant), which is gen1's behaviour (docs/interop.md).
 A negative change rate means "instant"; a negative ``max_speed`` means unlimited.
 """
 

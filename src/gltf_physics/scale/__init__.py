@@ -1,4 +1,4 @@
-"""Scale-out on Dask (DESIGN §1 ``batch/``, the only package that imports Dask): ``batch`` runs a command over
+"""Scale-out on Dask (docs/architecture.md, the only package that imports Dask): ``batch`` runs a command over
 many assets, ``sweep`` runs one scene many times with varied parameters; both return pyarrow tables.
 
 Needs the extra ``gltf-physics[scale]`` (dask[distributed], pyarrow). The names are imported on first use so

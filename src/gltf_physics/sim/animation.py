@@ -1,8 +1,8 @@
-"""File animations at runtime (DESIGN §3 "Kinematic", DIGEST §11): engine-agnostic sampling schedule.
+"""File animations at runtime (docs/semantics.md, docs/semantics.md): engine-agnostic sampling schedule.
 
 "File animation of a body overrides simulation": a body follows the animation when its node, or an ancestor
 below its nearest motion ancestor, has an animated translation/rotation/scale channel; the walk stops at a
-motion ancestor because a descendant body is independent of its parent body (DIGEST §11 "Bodies"). A collider
+motion ancestor because a descendant body is independent of its parent body (docs/semantics.md). A collider
 or trigger with no motion ancestor is static but "follows animated transforms" when its node or any ancestor
 up to the root is animated. Only the document's FIRST animation plays (the common engine default), from
 t = 0, holding its last keys after it ends (no looping). Followed poses are world matrices of the file

@@ -1,4 +1,4 @@
-"""One asset on several engines (issue 13 item 4): per body, how far the runs drift apart.
+"""One asset on several engines: per body, how far the runs drift apart.
 
     result = compare(scene, engines=("rapier", "mujoco"), duration=2.0)
     result.verdict  # "agree" or "differ"

@@ -16,7 +16,7 @@ _NOT_A_NUMBER = re.compile(r"could not convert string to float: (.*)|(?:float|in
 class SimulationError(Exception):
     """The simulation cannot go on or cannot do what was asked; ``node`` names the node at fault, if any.
 
-    Raised for a non-finite body state (DESIGN §3 "Numerical failure": never written out as NaN), an
+    Raised for a non-finite body state (docs/semantics.md: never written out as NaN), an
     unsupported ``set`` pointer, or a value of the wrong shape.
     """
 

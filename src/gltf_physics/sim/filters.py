@@ -1,4 +1,4 @@
-"""Collision filters (DIGEST §11 "Collision filtering", D-7): the recommended intersection rule, both ways.
+"""Collision filters (docs/semantics.md, D-7): the recommended intersection rule, both ways.
 
 does_collide(A, B) = (B.collideWith empty ∨ A.systems ∩ B.collideWith ≠ ∅) ∧ A.systems ∩ B.notCollideWith = ∅;
 two colliders interact only if does_collide(A, B) ∧ does_collide(B, A); no filter ⇒ collides with all.

@@ -1,4 +1,4 @@
-"""Gravity-field math (OMI_physics_gravity, DIGEST §7, §11 "Gravity"): engine-agnostic, pure NumPy.
+"""Gravity-field math (OMI_physics_gravity, docs/semantics.md): engine-agnostic, pure NumPy.
 
 - :func:`field_acceleration` — the acceleration one volume gives at a world point: ``gravity·direction``
   (directional, the node-relative direction turned into world space), or ``gravity`` towards the nearest point
@@ -6,7 +6,7 @@
   circle's edge; line: the polyline through ``points``; shaped: the shape's surface or interior), with strength
   ``gravity·(unitDistance/d)²`` when ``unitDistance > 0``, else constant. Negative gravity repels. A point on
   the target (d = 0) has no direction: it gets no acceleration from that volume.
-- :func:`combine` — DIGEST §11: volumes sorted by priority, high first; a = 0; per volume ``a = c`` when it
+- :func:`combine` — docs/semantics.md: volumes sorted by priority, high first; a = 0; per volume ``a = c`` when it
   replaces, else ``a += c``; a volume that stops ends the walk; otherwise world gravity is added last. The
   caller scales the result by the body's gravityFactor.
 
@@ -182,7 +182,7 @@ def combine_many(order: Sequence[tuple[bool, bool]], accelerations: np.ndarray, 
 
 
 def combine(contributions: Iterable[Contribution], world: Sequence[float]) -> np.ndarray:
-    """DIGEST §11 "Gravity": priority high first, replace / add, stop ends; else world gravity last."""
+    """docs/semantics.md: priority high first, replace / add, stop ends; else world gravity last."""
     a = np.zeros(3)
     for c in sorted(contributions, key=lambda c: -c.priority):  # stable: ties keep the given order
         a = np.array(c.acceleration, dtype=np.float64) if c.replace else a + c.acceleration
@@ -192,7 +192,7 @@ def combine(contributions: Iterable[Contribution], world: Sequence[float]) -> np
 
 
 def _rotation_only(m3: np.ndarray) -> np.ndarray:
-    """The rotation of a 3×3 linear map without its scale (columns normalised; |scale| as per DESIGN §3)."""
+    """The rotation of a 3×3 linear map without its scale (columns normalised; |scale| as per docs/semantics.md)."""
     norms = np.linalg.norm(m3, axis=0)
     norms[norms < _EPS] = 1.0
     r = m3 / norms

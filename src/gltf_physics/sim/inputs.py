@@ -1,4 +1,4 @@
-"""Timed pointer changes for scripted runs (``simulate --inputs FILE.json``, DESIGN §4).
+"""Timed pointer changes for scripted runs (``simulate --inputs FILE.json``, docs/cli.rst).
 
 The file is a JSON list of ``{"time": seconds ≥ 0, "pointer": "/glTF/Object/Model/pointer", "value": JSON}``.
 A change takes effect at the first step boundary at or after its time (time 0: before the first step); changes

@@ -1,4 +1,4 @@
-"""Run a World and write what a `simulate` asks for — all of it, or nothing (DESIGN §4, issue 11 §3/§5).
+"""Run a World and write what a `simulate` asks for — all of it, or nothing (docs/cli.rst).
 
 Every output path is checked before the run (format by extension, a folder that can exist, no two outputs
 naming one file). The trace is streamed to a temporary file as the run goes (bounded memory), events and the

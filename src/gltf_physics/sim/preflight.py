@@ -1,6 +1,6 @@
 """Refuse, before any engine is built, what no engine can simulate: one ``SimulationError`` naming the node.
 
-Engine-agnostic (DESIGN §1: only ``sim/rapier/`` imports Rapier). The list of problems is
+Engine-agnostic (docs/architecture.md: only ``sim/rapier/`` imports Rapier). The list of problems is
 :func:`gltf_physics.geometry.limits.scene_problems` (shapes, bodies, joints); the validator reports the same list as
 errors (``GLTF-SIMULATE``), so a file it calls valid is one the runtime accepts. Behind this check,
 :func:`gltf_physics.sim.errors.engine_failures` catches whatever the engine still raises (Rust panics included).

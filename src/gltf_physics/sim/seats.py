@@ -1,4 +1,4 @@
-"""Seat frames (OMI_seat, DIGEST §8): where a pilot sits, for ``World.seat_frame``. No forces (none specified).
+"""Seat frames (OMI_seat, the spec): where a pilot sits, for ``World.seat_frame``. No forces (none specified).
 
 forward = normalize(knee − back); right = normalize((foot − knee) × (knee − back)); spine = forward turned by
 ``angle`` about right (π/2 by default: straight up from the seat). Points are the seat's node-local back,

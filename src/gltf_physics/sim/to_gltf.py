@@ -1,4 +1,4 @@
-"""Simulation results back into glTF: a baked animation clip or the final pose (DESIGN §4 ``-o``/``--bake``).
+"""Simulation results back into glTF: a baked animation clip or the final pose (docs/cli.rst ``-o``/``--bake``).
 
 The runtime records world poses; glTF animates *local* transforms: local = world(parent)⁻¹ · world(body),
 with world(parent) moving too when the parent sits under another simulated body (then world(parent)(t) =

@@ -1,4 +1,4 @@
-"""Trace CSV and events JSONL writers (DESIGN §4).
+"""Trace CSV and events JSONL writers (docs/cli.rst).
 
 Trace: header exactly ``time,node,name,tx,ty,tz,qx,qy,qz,qw``, a row per body at t = 0 and after every step.
 Deterministic formatting: ``time`` is ``repr`` of the float64 time (step / rate), pose values are ``%.9g``

@@ -1,4 +1,4 @@
-"""Pose traces streamed to disk while a run goes on (DESIGN §4): CSV, Parquet or NPZ, chosen by extension.
+"""Pose traces streamed to disk while a run goes on (docs/cli.rst): CSV, Parquet or NPZ, chosen by extension.
 
 A writer receives one frame at a time (``frame(time, translations, rotations)``) and writes it out through a
 bounded buffer, so a long run's memory does not grow with its length. Every format carries the CSV header's

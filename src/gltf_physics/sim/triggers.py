@@ -1,4 +1,4 @@
-"""Trigger enter/exit bookkeeping (DIGEST §11 "Triggers", DESIGN §3).
+"""Trigger enter/exit bookkeeping (docs/semantics.md, docs/semantics.md).
 
 The engine reports overlaps per collider pair; a trigger node (a compound trigger counts as its own node,
 once) and the node it reports (the other body's node, or the collider node when static) may touch through

@@ -1,4 +1,4 @@
-"""World: the public runtime API (DESIGN §1 ``sim/``, §3, §4).
+"""World: the public runtime API (docs/architecture.md, docs/semantics.md, docs/cli.rst).
 
     world = World.from_file("scene.gltf", rate=60, record=True)
     world.run(2.0)
@@ -55,7 +55,7 @@ class World:
         engine: ``"rapier"`` (default), or ``"mujoco"`` (the ``[mujoco]`` extra: the scene written as MJCF and
             run by MuJoCo).
         articulations: (Rapier) joint trees whose limits and drives are native on Rapier's multibodies go there
-            (exact chain lengths, drives and soft limits with the articulated inertia; DESIGN §3); False keeps
+            (exact chain lengths, drives and soft limits with the articulated inertia; docs/semantics.md); False keeps
             every joint on impulse joints (measured 3–5× cheaper per step for long hard-limit chains, which then
             stretch by millimetres).
 
@@ -265,7 +265,7 @@ class World:
             driver.set(k, path, value)
 
     def seat_frame(self, node: int) -> dict[str, Any]:
-        """The OMI_seat frame of ``node`` now (DIGEST §8): world back/knee/foot points and forward/right/spine
+        """The OMI_seat frame of ``node`` now (the spec): world back/knee/foot points and forward/right/spine
         axes. Raises SimulationError when the node has no OMI_seat.
 
         Example:

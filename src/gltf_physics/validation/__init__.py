@@ -1,7 +1,8 @@
-"""The validator (DESIGN §1): structural checks per dialect on the JSON, then semantic checks on the model.
+"""The validator (docs/architecture.md): structural checks per dialect on the JSON, then semantic checks on the model.
 
-Issue codes are the DIGEST rule ids (``validation.rules.RULES``) for the physics, and the Khronos glTF-Validator's
-own codes and severities for core glTF 2.0 (``validation.gltf.codes.CORE_CODES``): "valid" means valid glTF too.
+Issue codes are the rule ids (docs/rules.md, ``validation.rules.RULES``) for the physics, and the Khronos
+glTF-Validator's own codes and severities for core glTF 2.0 (``validation.gltf.codes.CORE_CODES``): "valid"
+means valid glTF too.
 The report is shaped like the Khronos validator's. ``validate`` and ``validate_file`` never raise.
 """
 

@@ -1,6 +1,6 @@
 """Broad phase for the hints: world bounding boxes of colliders and a sweep that finds which may overlap.
 
-A scene of tens of thousands of colliders must validate in about a second (DESIGN), so the hints never test
+A scene of tens of thousands of colliders must validate in about a second (docs/performance.md), so the hints never test
 every pair: boxes come from the node matrices in NumPy, candidate pairs from one vectorised sweep along x,
 and only those go to the exact test (``overlap.py``).
 """

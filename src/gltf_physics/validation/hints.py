@@ -1,6 +1,6 @@
-"""Hints: files that are valid but will likely not behave as their author meant (issue 12).
+"""Hints: files that are valid but will likely not behave as their author meant.
 
-Not DIGEST rules, so their codes have their own stable prefix ``HINT-`` and their own table (``HINTS``,
+Not numbered rules, so their codes have their own stable prefix ``HINT-`` and their own table (``HINTS``,
 documented by :func:`hints_markdown`). Their severity is the glTF-Validator's *hint*: a hint says the file is valid
 but will likely not behave as meant, never that it breaks a rule, so it counts as a hint and ``--strict`` (which
 fails on warnings) does not fail on it. They look at the
@@ -166,7 +166,7 @@ def _sag(ctx: _Context) -> None:
         for k, d in enumerate(j.drives):
             if d.type.value != "linear" or d.position_target is None or d.stiffness < 0 or not 0 <= d.axis <= 2:
                 continue
-            accel = d.mode.value == "acceleration"  # force = stiffness · mass · x (DIGEST §11 "Drives")
+            accel = d.mode.value == "acceleration"  # force = stiffness · mass · x (docs/semantics.md)
             load = mass * abs(float(g @ axes[:, d.axis]))
             what = "drive (acceleration mode: force = stiffness·m·x)" if accel else "drive"
             _report_sag(ctx, j, d.pointer or f"{j.pointer}/drives/{k}", what, d.stiffness,
@@ -356,7 +356,7 @@ def _hit(ctx: _Context, shape: PlacedShape | None, filt: int | None, statics: br
 
 
 def _collide(ctx: _Context, a: int | None, b: int | None) -> bool:
-    """DIGEST §11 recommended filter rule (D-7): intersection, tested both ways."""
+    """docs/semantics.md recommended filter rule (D-7): intersection, tested both ways."""
     filters = ctx.scene.filters
 
     def one_way(x: int | None, y: int | None) -> bool:

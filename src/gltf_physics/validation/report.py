@@ -1,4 +1,4 @@
-"""The validation report, shaped like the Khronos glTF-Validator's (DESIGN §1).
+"""The validation report, shaped like the Khronos glTF-Validator's (docs/architecture.md).
 
 ``to_dict()`` gives ``{"uri", "validatorVersion", "issues": {"numErrors", "numWarnings", "numInfos",
 "numHints", "messages": [{"code", "severity", "pointer", "message"}]}, "info": {...}}`` with the Khronos
@@ -83,7 +83,7 @@ class Report:
         return "\n".join(lines)
 
     def exit_code(self, strict: bool = False) -> int:
-        """0 valid, 1 errors (or warnings with ``strict``), 2 unreadable (DESIGN §4)."""
+        """0 valid, 1 errors (or warnings with ``strict``), 2 unreadable (docs/cli.rst)."""
         if self.unreadable:
             return 2
         if self.num_errors or (strict and self.num_warnings):

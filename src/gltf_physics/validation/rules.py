@@ -1,10 +1,10 @@
-"""Every issue code the validator can report: the DIGEST rule ids (§1–§9) plus a few ``GLTF-…`` codes.
+"""Every issue code the validator can report: the rule ids (docs/rules.md) plus a few ``GLTF-…`` codes.
 
-Severity follows the DIGEST tags (DESIGN §1): **M** → error, **S** → warning, **X** → warning, **D** → as
-DIGEST §12 decides (noted per rule). A rule mixing tags (e.g. COL-5 "M … S …") lists its strongest severity
-here; the message for its weaker part carries the weaker severity. Rules that only describe a mapping or a
-runtime behaviour and have no checkable condition are ``informative``: they are listed so the table covers
-the DIGEST, but the validator never reports them.
+Severity follows the specifications' tags: **M** (must) → error, **S** (should) → warning, **X** (schema) → warning,
+**D** (decided) → as docs/rules.md decides (noted per rule). A rule mixing tags (e.g. COL-5 "M … S …") lists its
+strongest severity here; the message for its weaker part carries the weaker severity. Rules that only describe a
+mapping or a runtime behaviour and have no checkable condition are ``informative``: they are listed so the table
+covers the specifications, but the validator never reports them.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _info(description: str) -> Rule:
 
 
 RULES: dict[str, Rule] = {
-    # Core glTF problems the physics depends on (not DIGEST rules; documented here).
+    # Core glTF problems the physics depends on (not numbered rules; documented here).
     "GLTF-UNREADABLE": _r(E, "The file cannot be loaded (not glTF/GLB, bad JSON, missing buffer)."),
     "GLTF-TYPE": _r(E, "A value has the wrong JSON type (a string where a number is expected…)."),
     "GLTF-NUMBER": _r(E, "A number is NaN or infinite, which JSON cannot carry."),
@@ -56,7 +56,7 @@ RULES: dict[str, Rule] = {
                            "position beyond 100 km, a hull whose points lie on one line, a mesh index naming "
                            "no vertex, a NaN motion, joint or drive value."),
     "GLTF-READ": _r(E, "The physics model could not be read; the semantic checks were skipped."),
-    # §1 shared conventions
+    # the spec shared conventions
     "GEN-1": _r(E, "Every extension used is listed in extensionsUsed."),
     "GEN-2": _r(E, "Every index is an integer inside its array."),
     "GEN-3": _r(W, "-1 as 'none' is read as absent (D-1): omit the property instead."),
@@ -65,7 +65,7 @@ RULES: dict[str, Rule] = {
     "GEN-6": _r(W, "Vectors have 3 numbers, quaternions 4 (unit length)."),
     "GEN-7": _info("SI units, glTF frame (+Y up; vehicles and seats +Z forward)."),
     "GEN-8": _info("Old schemas are draft-04, new ones 2020-12; KRB-9 is checked by hand."),
-    # §2 OMI_collider
+    # the spec OMI_collider
     "COL-1": _r(E, "OMI_collider 'colliders' has at least one collider."),
     "COL-2": _r(E, "OMI_collider 'type' is box, sphere, capsule, cylinder, hull or trimesh."),
     "COL-3": _r(E, "A node's OMI_collider 'collider' is a valid index."),
@@ -75,7 +75,7 @@ RULES: dict[str, Rule] = {
     "COL-7": _r(E, "An OMI_collider capsule's total height is at least twice its radius."),
     "COL-8": _r(W, "A collider sits on its own, unscaled node."),
     "COL-9": _r(W, "No trimesh triggers and no trimesh on moving bodies."),
-    # §3.1 OMI_physics_body type generations
+    # the spec OMI_physics_body type generations
     "BT-1": _r(E, "The body 'type' is in its generation's enum."),
     "BT-2": _r(W, "inertiaTensor is symmetric (9 numbers)."),
     "BT-3": _r(W, "A body has at least one shape."),
@@ -83,7 +83,7 @@ RULES: dict[str, Rule] = {
     "BT-5": _r(E, "In the OMI_collider era a collider belongs to a body only as its direct child."),
     "BT-6": _r(W, "A collider's isTrigger differing from its body's type is kept per collider."),
     "BT-7": _info("Node-level shapes belong to the same or nearest ancestor body; none ⇒ static."),
-    # §3.2 OMI_physics_body motion generations
+    # the spec OMI_physics_body motion generations
     "BODY-1": _info("Implementations support motion/collider/trigger on one node and on separate nodes."),
     "BODY-2": _r(E, "motion.type is present and is static, kinematic or dynamic."),
     "BODY-3": _r(W, "Motion vectors have 3 numbers, inertiaOrientation 4 with unit length."),
@@ -95,7 +95,7 @@ RULES: dict[str, Rule] = {
     "BODY-9": _r(W, "Physics material numbers are ≥ 0 and combine modes are in the enum."),
     "BODY-10": _info("Colliders without a motion ancestor are static; nested motion = independent body."),
     "BODY-11": _info("A 'static' motion is optional."),
-    # §4 OMI_physics_shape
+    # the spec OMI_physics_shape
     "SHAPE-1": _r(E, "OMI_physics_shape 'shapes' has at least one shape."),
     "SHAPE-2": _r(E, "The shape 'type' is in its generation's enum."),
     "SHAPE-3": _r(W, "The shape has the sub-object its type names (read with defaults, D-2)."),
@@ -109,7 +109,7 @@ RULES: dict[str, Rule] = {
     "SHAPE-10": _r(W, "A current-generation document uses the old capsule/cylinder 'radius' (read as gen3, "
                       "D-8)."),
     "SHAPE-11": _r(E, "An old-style capsule's total height is at least twice its radius."),
-    # §5.1 OMI_physics_joint gen1 constraints
+    # the spec OMI_physics_joint gen1 constraints
     "JOINT1-1": _r(E, "The document's 'constraints' has at least one constraint."),
     "JOINT1-2": _r(W, "A constraint lists at least one axis."),
     "JOINT1-3": _r(E, "Constraint axes are 0, 1 or 2."),
@@ -121,7 +121,7 @@ RULES: dict[str, Rule] = {
     "JOINT1-9": _r(W, "The joint sits on its own node (no mesh, camera, light, body or shape)."),
     "JOINT1-10": _info("Overlapping constraints: the later one wins."),
     "JOINT1-11": _info("Jointed bodies do not collide."),
-    # §5.2 OMI_physics_joint gen2
+    # the spec OMI_physics_joint gen2
     "JOINT-1": _r(E, "A joint node has valid 'joint' and 'connectedNode'."),
     "JOINT-2": _r(E, "The joint node has a dynamic motion ancestor (and carries no "
                      "mesh/camera/light/body/shape)."),
@@ -132,7 +132,7 @@ RULES: dict[str, Rule] = {
     "JOINT-7": _r(E, "stiffness, damping and maxForce are not negative (D-15)."),
     "JOINT-8": _r(E, "A drive has type, mode and axis."),
     "JOINT-9": _info("Connected bodies collide only if enableCollision."),
-    # §6 KHR_physics_rigid_bodies and shapes
+    # the spec KHR_physics_rigid_bodies and shapes
     "KRB-1": _r(E, "A collider has geometry with exactly one of shape, node or mesh (gen1/2: a 'shape')."),
     "KRB-2": _r(E, "geometry.shape indexes the KHR shapes; geometry.node/mesh index nodes/meshes."),
     "KRB-3": _info("convexHull ⇒ use the hull; no effect on implicit shapes."),
@@ -150,7 +150,7 @@ RULES: dict[str, Rule] = {
     "KIS-1": _r(E, "The shape extension's 'shapes' has at least one shape."),
     "KIS-2": _r(E, "A shape has a 'type' and no other known type's sub-object."),
     "KIS-3": _r(E, "No degenerate shapes (radius > 0, sizes > 0, height > 0, radii ≥ 0 with one > 0)."),
-    # §7 OMI_physics_gravity
+    # the spec OMI_physics_gravity
     "GRAV-1": _r(E, "The document-level gravity has 'gravity'."),
     "GRAV-2": _r(E, "A gravity volume's type is known and 'gravity' is present."),
     "GRAV-3": _r(E, "A gravity volume sits on a trigger node with no motion or collider, outside other "
@@ -159,11 +159,11 @@ RULES: dict[str, Rule] = {
     "GRAV-5": _r(W, "unitDistance ≥ 0 and directions are normalized."),
     "GRAV-6": _r(W, "priority is an integer."),
     "GRAV-7": _r(W, "The gravity has the sub-object its type names (read with defaults, D-2)."),
-    # §8 OMI_seat
+    # the spec OMI_seat
     "SEAT-1": _r(E, "A seat has back, foot and knee (3 numbers each)."),
     "SEAT-2": _r(W, "back, knee and foot are not (nearly) collinear."),
     "SEAT-3": _info("On a trigger node the trigger is the seat's entry area."),
-    # §9 OMI_vehicle_*
+    # the spec OMI_vehicle_*
     "VBODY-1": _r(E, "OMI_vehicle_body sits on a node with a physics body."),
     "VBODY-2": _r(W, "Vehicle activations are within [-1, 1]."),
     "VBODY-3": _r(W, "pilotSeat names a node with OMI_seat."),
@@ -186,7 +186,7 @@ def rules_markdown() -> str:
 
 
 def severity_of(code: str) -> Severity:
-    """The table severity (DIGEST rules, then the core glTF codes); an unknown code (a reader note the tables
+    """The table severity (numbered rules, then the core glTF codes); an unknown code (a reader note the tables
     lack) is a warning."""
     rule = RULES.get(code)
     if rule is not None:

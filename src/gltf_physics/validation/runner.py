@@ -78,7 +78,7 @@ def _related(a: str, b: str) -> bool:
 
 
 def validate(document: Document, uri: str | None = None) -> Report:
-    """Validate a loaded document against every rule of the spec digest: structural checks on the JSON,
+    """Validate a loaded document against every rule of the specifications: structural checks on the JSON,
     then semantic checks on the model. Returns a Khronos-validator-shaped :class:`Report`.
 
     Example:

@@ -1,4 +1,4 @@
-"""Semantic checks on the physics model (DESIGN §1, second pass).
+"""Semantic checks on the physics model (docs/architecture.md, second pass).
 
 They need the normalised scene: which body a collider belongs to, joint endpoints' bodies, vehicles above
 wheels. Codes still depend on the family that declared an object; ``dialects.checks_base`` tells which
@@ -74,8 +74,8 @@ class _ScaledLinear:
     """The 3×3 world linear part of a node, or None when no node on its chain has scale/matrix.
 
     Linear time over the document: rotation-only ancestors change neither column norms nor the determinant,
-    so the product only starts at the topmost node with ``scale`` or ``matrix`` (DESIGN: validate a 50k-node
-    file in about a second).
+    so the product only starts at the topmost node with ``scale`` or ``matrix`` (docs/performance.md: validate a
+    50k-node file in about a second).
     """
 
     def __init__(self, gltf: dict[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """Record a run for the viewer: world poses of every body node per step, and the trigger events.
 
 The viewer needs nothing else: it moves each body node to its recorded world pose (keeping the node's scale),
-and the meshes and collider overlays beneath follow, as a body's colliders are rigidly attached (DIGEST §11).
+and the meshes and collider overlays beneath follow, as a body's colliders are rigidly attached (docs/semantics.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The neutral "physics overlay" the viewer draws: plain JSON computed from the PhysicsScene model.
 
-The viewer never reads extension JSON (DESIGN §1: nothing outside dialects/ spells an extension's keys); it
+The viewer never reads extension JSON (docs/architecture.md: nothing outside dialects/ spells an extension's keys); it
 gets shapes, body kinds, joint frames, wheels, thrusters and gravity volumes in this one model-level form.
 Shapes are in their node's space (the viewer hangs each overlay under its node's object, so the node's scale
 and whatever moves the node apply to it). Matrices are 4×4, column-major (three.js ``Matrix4.fromArray``).
@@ -55,7 +55,7 @@ def build_overlay(doc: Document, scene: PhysicsScene) -> dict[str, Any]:
         "thrusters": [{"node": t.node, "kind": "thruster"} for t in scene.thrusters]
         + [{"node": t.node, "kind": "hoverThruster"} for t in scene.hover_thrusters],
         "gravity": [_gravity(doc, world, g) for g in scene.gravity_fields],
-        # OMI_seat control points in the seat node's space (DIGEST §8): back, knee, foot.
+        # OMI_seat control points in the seat node's space (the spec): back, knee, foot.
         "seats": [{"node": t.node, "back": _vec(t.back), "knee": _vec(t.knee), "foot": _vec(t.foot)}
                   for t in scene.seats],
     }
@@ -123,7 +123,7 @@ def _mesh_parts(doc: Document, world: list[np.ndarray], shape: MeshShape) -> lis
 
 def _trigger_parts(scene: PhysicsScene) -> list[dict[str, Any]]:
     """Trigger node → the nodes of its drawn parts: a simple trigger is its own part, a compound trigger's
-    parts are its listed triggers' parts (events name the compound node, DESIGN §3 Triggers)."""
+    parts are its listed triggers' parts (events name the compound node, docs/semantics.md Triggers)."""
     by_node = {t.node: t for t in scene.triggers}
 
     def parts(node: int, seen: frozenset[int]) -> list[int]:
@@ -138,7 +138,7 @@ def _trigger_parts(scene: PhysicsScene) -> list[dict[str, Any]]:
 
 
 def _joint(j: Joint) -> dict[str, Any]:
-    """Frame A in body A's (scale-free) frame, or world space when body A is None; likewise B (DIGEST §11)."""
+    """Frame A in body A's (scale-free) frame, or world space when body A is None; likewise B (docs/semantics.md)."""
     return {
         "node": j.node,
         "pointer": j.pointer,

@@ -1,7 +1,7 @@
 """One self-contained HTML page: the glTF (buffers and images as data: URIs), the physics overlay computed
 from the model, the info summary, the validator report, an optional baked run, and the viewer bundle inlined.
 
-Nothing in the page refers to anything outside it: no CDN, no external URL (issue 7).
+Nothing in the page refers to anything outside it: no CDN, no external URL.
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ def render_png(doc: Document, scene: PhysicsScene, out: str | Path,
 
 
 def shape_segments(doc: Document, node: int, shape: Shape | None) -> Segments:
-    """Line segments outlining ``shape`` in its node's space (round shapes along +Y, DIGEST §2)."""
+    """Line segments outlining ``shape`` in its node's space (round shapes along +Y, the spec)."""
     if isinstance(shape, Box):
         return _box(np.asarray(shape.size, dtype=float) / 2)
     if isinstance(shape, Sphere):

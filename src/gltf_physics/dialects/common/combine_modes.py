@@ -1,13 +1,13 @@
 """Explicit combine modes for writers: every material gets both modes, every contact pair keeps its outcome.
 
-DIGEST D-12: an absent mode does not vote (the other side's mode applies; ``average`` when neither side gives
-one), and the precedence is average > minimum > maximum > multiply (§11 "Materials"). Readers disagree on
+D-12: an absent mode does not vote (the other side's mode applies; ``average`` when neither side gives
+one), and the precedence is average > minimum > maximum > multiply (docs/semantics.md). Readers disagree on
 absent modes (the Babylon loader uses maximum for friction and minimum for restitution; OMI reads absent as
 a voting ``average``), so the writers spell every mode out. A set mode is kept as it is. For a material
 without one, the written mode is the first of average, minimum, maximum, multiply that gives every pair it
 can form the coefficients it had before (pairs are compared by value: ``minimum`` of two equal frictions is
 their ``average``). Pairs are formed among the materials colliders and wheels use, the material itself
-included, and the default material (0.6, 0.6, 0.0, no mode; DESIGN §3) when some collider or wheel has none.
+included, and the default material (0.6, 0.6, 0.0, no mode; docs/semantics.md) when some collider or wheel has none.
 Where no mode keeps every pair, the one breaking the fewest is written and each broken pair is reported.
 """
 
@@ -20,7 +20,7 @@ from ...model import CombineMode, PhysicsMaterial, PhysicsScene
 from ...model.combine import PRECEDENCE, combine, combine_mode
 
 KINDS = ("friction_combine", "restitution_combine")
-DEFAULT = PhysicsMaterial()  # a collider without a material (DESIGN §3): no mode, does not vote
+DEFAULT = PhysicsMaterial()  # a collider without a material (docs/semantics.md): no mode, does not vote
 _TOL = 1e-12
 
 

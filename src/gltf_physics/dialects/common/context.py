@@ -139,7 +139,7 @@ class ReadContext:
             raise GltfError("the glTF JSON must be an object", file=doc.name, pointer="")
         index = index or ExtIndex(doc.json)
         ctx = cls(doc=doc, scene=PhysicsScene(document=doc), parent_of=index.parent_of, _index=index)
-        ctx.scene.node_parents(ctx.parent_of)  # kept for a writer of the same document (issue 11)
+        ctx.scene.node_parents(ctx.parent_of)  # kept for a writer of the same document
         ctx._note_top_level()
         return ctx
 
@@ -186,9 +186,9 @@ class ReadContext:
         return self._world
 
     def frames(self, pairs: list[tuple[int | None, int]]) -> list[Pose]:
-        """§11 "Joint frames" of many (body, node) pairs at once: ``node``'s pose in the body node's rigid frame
-        (world when the body is ``None``). Every node involved is decomposed once and all the relative poses
-        are one NumPy pass (bit-identical to :func:`~gltf_physics.gltf.transforms.relative_pose` per pair);
+        """The joint frames (docs/semantics.md) of many (body, node) pairs at once: ``node``'s pose in the body
+        node's rigid frame (world when the body is ``None``). Every node involved is decomposed once and all the
+        relative poses are one NumPy pass (bit-identical to :func:`~gltf_physics.gltf.transforms.relative_pose` per pair);
         per joint, that arithmetic in Python was most of reading a big document."""
         if not pairs:
             return []
@@ -409,7 +409,7 @@ def writable_node(gltf: dict[str, Any], i: int) -> dict[str, Any]:
 
 def frame_node(body_world: np.ndarray | None, frame: Pose) -> tuple[np.ndarray, np.ndarray]:
     """(local, world) matrices of a new node posed at ``frame`` in the body's rigid frame (its scale and shear
-    left out, DIGEST §11 "Joint frames"): local = world(B)⁻¹·rigid(B)·frame. ``None``: a world-space frame."""
+    left out, docs/semantics.md): local = world(B)⁻¹·rigid(B)·frame. ``None``: a world-space frame."""
     pose = trs_matrix(frame.translation, frame.rotation)
     if body_world is None:
         return pose, pose
@@ -418,5 +418,5 @@ def frame_node(body_world: np.ndarray | None, frame: Pose) -> tuple[np.ndarray, 
 
 
 def finite_or_omit(value: float) -> float | None:
-    """Infinite limits/stiffness/maxForce are written by omission (DIGEST §5.2, §6.1)."""
+    """Infinite limits/stiffness/maxForce are written by omission (the spec)."""
     return None if math.isinf(value) else value

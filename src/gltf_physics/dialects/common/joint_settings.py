@@ -1,6 +1,6 @@
 """Joint settings (limits and drives) JSON shared by KHR ``physicsJoints`` and OMI gen2 ``physicsJoints``.
 
-OMI gen2 mirrors KHR field for field (DIGEST §5.2, §6.4), so both families read and write one form here. What
+OMI gen2 mirrors KHR field for field (the spec), so both families read and write one form here. What
 still differs between them is a :class:`Family`: the rule ids the notes carry, KHR gen0's spring spelling
 and missing drives, whether a non-object drive is noted, and whether a drive's targets are written paired
 with their gains (KRB-9 is KHR's schema ``dependencies``; OMI has no such rule).
@@ -157,7 +157,7 @@ def _limit_json(lim: JointLimit) -> dict[str, Any]:
     if lim.angular_axes:
         out["angularAxes"] = list(lim.angular_axes)
     # Absent min/max = unbounded, absent stiffness = hard. A seed limit's 0/0 range and damping 1.0 are
-    # explicit numbers in the model, so they are written (the defaults changed in gen2, DIGEST §10.1).
+    # explicit numbers in the model, so they are written (the defaults changed in gen2, docs/interop.md).
     for key, value in (("min", lim.min), ("max", lim.max), ("stiffness", lim.stiffness)):
         if (v := finite_or_omit(value)) is not None:
             out[key] = v

@@ -1,4 +1,4 @@
-"""glTF Object Model pointers → model fields, for ``World.set`` and ``simulate --set`` (DESIGN §4).
+"""glTF Object Model pointers → model fields, for ``World.set`` and ``simulate --set`` (docs/cli.rst).
 
 Only this module knows how the extensions spell the runtime-settable properties. :func:`resolve` turns a
 pointer into a :class:`Target` naming a model object and a model field (snake_case, as in
@@ -18,7 +18,7 @@ pointer into a :class:`Target` naming a model object and a model field (snake_ca
   replace, stop).
 
 :func:`body_family` tells which family declared a body (from its pointer), for the few runtime rules that
-differ (DIGEST §11: OMI kinematic follows animation, KHR isKinematic keeps its velocity).
+differ (docs/semantics.md: OMI kinematic follows animation, KHR isKinematic keeps its velocity).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ _GRAVITY = re.compile(rf"^/nodes/(\d+)/extensions/{OMI_GRAVITY}/(\w+)$")
 
 WHEEL_FIELDS = {
     "targetPropulsionForceRatio": "target_propulsion_force_ratio",
-    "currentForceRatio": "target_propulsion_force_ratio",  # gen1 (DIGEST §9)
+    "currentForceRatio": "target_propulsion_force_ratio",  # gen1 (the spec)
     "targetSteeringRatio": "target_steering_ratio",
     "currentSteeringRatio": "target_steering_ratio",  # gen1
     "maxPropulsionForce": "max_propulsion_force",

@@ -1,12 +1,12 @@
-"""Joint settings written the way every reference client reads them (issue 12), with the same meaning.
+"""Joint settings written the way every reference client reads them, with the same meaning.
 
 Two choices the KHR writer makes for portability, each exact where this module says so:
 
 - **Dynamic side first.** The spec author's Babylon loader builds a joint from the body above the joint node
   (frame A) and cannot make one whose frame A has no moving body. A joint whose side A has no moving body
   (none, or a static motion, which KHR writes as no motion) and whose side B has one is written swapped:
-  the joint on B's node, ``connectedNode`` = A's node (DIGEST §10.1 "if only B is dynamic, swap"; D-14).
-  The relative pose becomes its inverse (R, t) → (Rᵀ, −Rᵀ·t), so, with the metrics of DIGEST §11:
+  the joint on B's node, ``connectedNode`` = A's node (docs/interop.md; D-14).
+  The relative pose becomes its inverse (R, t) → (Rᵀ, −Rᵀ·t), so, with the metrics of docs/semantics.md:
   a 3-axis distance, a cone and a total rotation are symmetric (same range); a signed twist about e_i
   (D-10, measured 2·atan2(q_i, q_w)) changes sign exactly (range [−max, −min]) — a soft one only keeps its
   force direction when frame B's e_i is frame A's, i.e. the other two rotations are hard-locked; a 1-axis

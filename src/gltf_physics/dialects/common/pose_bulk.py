@@ -1,5 +1,5 @@
 """Relative poses of many (body, node) pairs at once, for the writers' "does this node already sit at the joint
-frame?" test (issue 11: per-pair decompositions were most of the OMI joint writer's time at 50k nodes).
+frame?" test (per-pair decompositions were most of the OMI joint writer's time at 50k nodes).
 
 The bulk numbers differ from :func:`~gltf_physics.gltf.transforms.relative_pose` by rounding only (a few ulps
 of the coordinates), so a test against them is trusted only when it is clear by a wide margin; a borderline

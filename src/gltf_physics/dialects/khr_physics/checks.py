@@ -1,5 +1,5 @@
 """Structural checks of KHR_physics_rigid_bodies / KHR_rigid_bodies and their shape extensions
-(KHR_implicit_shapes, KHR_collision_shapes), every generation (DIGEST §6)."""
+(KHR_implicit_shapes, KHR_collision_shapes), every generation (the spec)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 gen0 (KHR_rigid_bodies): document ``physicsJointLimits[{limits}]`` with ``springConstant``/``springDamping``,
 no drives. gen1+ (KHR_physics_rigid_bodies): ``physicsJoints[{limits, drives}]`` with
-``stiffness``/``damping`` (DIGEST §6.1, §6.4, §10.2 "Older KHR → gen3").
+``stiffness``/``damping`` (docs/interop.md).
 """
 
 from __future__ import annotations

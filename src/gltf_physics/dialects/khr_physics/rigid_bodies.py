@@ -1,4 +1,4 @@
-"""The KHR physics family, every generation (DIGEST §0, §6, §10.2, §11, §12).
+"""The KHR physics family, every generation (docs/semantics.md).
 
 - gen0 ``KHR_rigid_bodies`` + ``KHR_collision_shapes`` (2023-08..11): collider/trigger ``shape`` indices,
   ``physicsJointLimits``, node ``joint.jointLimits``, spring names, UPPERCASE combine modes, schema defaults
@@ -6,7 +6,7 @@
 - gen1 ``KHR_physics_rigid_bodies`` + ``KHR_collision_shapes``: ``convex``/``trimesh`` shapes, drives.
 - gen2: ``mesh`` shapes with a shape-level ``convexHull`` flag.
 - gen3 + ``KHR_implicit_shapes``: collider/trigger ``geometry {shape | node, convexHull}``; planes.
-- gen4 (2026 revision): ``geometry {mesh, convexHull}`` — the form :func:`write` emits (DESIGN §3).
+- gen4 (2026 revision): ``geometry {mesh, convexHull}`` — the form :func:`write` emits (docs/semantics.md).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def _object(value: Any) -> dict[str, Any]:
 
 
 def detect(gltf_json: dict[str, Any], index: ExtIndex | None = None) -> dict[str, str]:
-    """Extension name → generation id (DIGEST §0, §6.0) for the body and the shape extension present."""
+    """Extension name → generation id (README.md's table) for the body and the shape extension present."""
     index = index or ExtIndex(gltf_json)
     present = _present(index)
     if not present:
@@ -115,8 +115,8 @@ class _Reader:
         self.n_materials = 0
         self.n_filters = 0
         self.motion_nodes: set[int] = set()
-        self.owners: list[int | None] = []  # every node's nearest motion node (BODY-10 / §11 "Bodies")
-        key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"  # §6.4 vs §6.1
+        self.owners: list[int | None] = []  # every node's nearest motion node (BODY-10 / docs/semantics.md)
+        key = "physicsJointLimits" if gen == GEN0 else "physicsJoints"  # the spec vs the spec
         self.joint_settings = _joint_settings(ctx, self.doc, key, self.doc_pointer, gen == GEN0)
         self.pending: list[PendingJoint] = []  # joints read, built with their frames after every node
         self.motions: dict[str, Motion] = {}  # repr of a motion's JSON → its Motion (see _motion)
@@ -186,7 +186,7 @@ class _Reader:
 
     def _motion(self, m: dict[str, Any]) -> Motion:
         """One Motion object per distinct motion JSON: a big scene's bodies mostly repeat a few motions, and a
-        frozen Motion of nine fields costs more to build than the JSON takes to read (issue 11). Keyed by the
+        frozen Motion of nine fields costs more to build than the JSON takes to read. Keyed by the
         dict's ``repr``, which, unlike ``==``, tells 1 from 1.0 and True, and -0.0 from 0.0 (they read or
         write differently); the Motion is immutable, so sharing it is safe."""
         key = repr(m)
@@ -198,8 +198,8 @@ class _Reader:
     def _new_motion(self, m: dict[str, Any]) -> Motion:
         gen0 = self.gen == GEN0
         # gen0 schema defaults: mass 1, inertia [1,1,1], centre of mass at the origin (absent ≠ computed,
-        # §6.4); from gen1 on, absent means "computed from the colliders" (None). Each helper runs only for a
-        # key present: most motions carry one or two of the eight, and this runs once per body (issue 11).
+        # the spec); from gen1 on, absent means "computed from the colliders" (None). Each helper runs only for a
+        # key present: most motions carry one or two of the eight, and this runs once per body.
         if gen0:
             mass = num(m, "mass", 1.0)
             inertia = vec(m, "inertiaDiagonal", (1.0,) * 3)
@@ -221,7 +221,7 @@ class _Reader:
         )
 
     def _body_of(self, node: int) -> int | None:
-        """The nearest motion node at or above ``node`` (BODY-10 / §11 "Bodies"); None = static."""
+        """The nearest motion node at or above ``node`` (BODY-10 / docs/semantics.md); None = static."""
         return self.owners[node]
 
     def _material(self, obj: dict[str, Any], pointer: str) -> int | None:
@@ -318,7 +318,7 @@ def _strings(obj: dict[str, Any], key: str) -> tuple[str, ...]:
 
 
 def _optional_vec(obj: dict[str, Any], key: str, n: int) -> tuple[float, ...] | None:
-    """Absent (or malformed) ⇒ None = "the engine computes it" (gen1 from the seed on, §6.2)."""
+    """Absent (or malformed) ⇒ None = "the engine computes it" (gen1 from the seed on, the spec)."""
     v = obj.get(key)
     if isinstance(v, list) and len(v) == n and all(_is_number(c) for c in v):
         return tuple(to_float(c) for c in v)
@@ -348,7 +348,7 @@ def read(ctx: ReadContext) -> None:
 
 def _joint_settings(ctx: ReadContext, doc: dict[str, Any], key: str, pointer: str, gen0: bool) -> list[Any]:
     """The document's joint settings (limits, drives) by index; none when it has no ``key``. A file without
-    joints then never imports the joint readers and model (issue 14: `info`'s start-up)."""
+    joints then never imports the joint readers and model (`info`'s start-up)."""
     if key not in doc:
         return []
     from . import joints as khr_joints

@@ -1,7 +1,7 @@
 """KHR shape resources of every generation: KHR_collision_shapes (gen0–gen2) and KHR_implicit_shapes (gen3+).
 
 All KHR generations share the primitive layout ``{type, <type>: {…}}`` and the same schema defaults
-(sphere radius 0.5, box [1,1,1], capsule/cylinder height 0.5 and radii 0.25; DIGEST §6.1, checked against
+(sphere radius 0.5, box [1,1,1], capsule/cylinder height 0.5 and radii 0.25; the spec, checked against
 the gen0–gen2 schemas). KHR capsule ``height`` is already the distance between the cap centres and cylinder
 ``height`` the total height, the model's meanings, so nothing is converted. Mesh shapes differ per
 generation: gen0/gen1 ``convex``/``trimesh`` ``{mesh}``; gen2 ``mesh {mesh, skin, weights, useNodeWeights}``

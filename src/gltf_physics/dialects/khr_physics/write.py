@@ -1,12 +1,12 @@
 """Writes a PhysicsScene as the newest KHR form: KHR_physics_rigid_bodies + KHR_implicit_shapes (2026).
 
-Mesh geometry is written as ``geometry: {mesh, convexHull}`` (DIGEST §6.0, DESIGN §3 "Newest KHR
-geometry"). A gen3 ``geometry.node`` becomes ``geometry.mesh`` when that node has exactly one mesh, no meshed
-descendants and no skin/morph weights of its own; otherwise it stays a ``node`` geometry and a Loss says why.
+Mesh geometry is written as ``geometry: {mesh, convexHull}`` (the spec, docs/semantics.md). A gen3
+``geometry.node`` becomes ``geometry.mesh`` when that node has exactly one mesh, no meshed descendants and
+no skin/morph weights of its own; otherwise it stays a ``node`` geometry and a Loss says why.
 Implicit shapes and joint settings are deduplicated. Joints read with their own nodes reuse them; joints
-without (the OMI seed form) get a joint node under body A and an attachment node under body B (§10.1, §11).
+without (the OMI seed form) get a joint node under body A and an attachment node under body B.
 
-Conservative output (issue 12: what the reference clients load, same meaning): the document-level
+Conservative output (what the reference clients load, same meaning): the document-level
 ``KHR_physics_rigid_bodies`` object is always written (``{}`` when empty) and, when any collider or trigger is
 written, ``KHR_implicit_shapes`` too — with one unused placeholder sphere when no implicit shape is used,
 since its schema wants at least one shape (KIS-1) and the Babylon loader reads the object unconditionally.
@@ -136,7 +136,7 @@ class _Writer:
     def _body(self, body: Body, motion_nodes: set[int]) -> None:
         if body.motion.type is MotionType.STATIC:
             # KHR has no static motion: a motionless node is static unless a moving ancestor adopts it
-            # (§10.2).
+            #.
             if any(a in motion_nodes for a in ancestors(self.parent_of, body.node)):
                 self.ctx.loss("BODY-10", body.pointer, "static motion under a moving body has no KHR form; "
                               "its colliders become part of the ancestor body")
@@ -195,7 +195,7 @@ class _Writer:
         return _mesh_geometry("node", shape.node, shape.convex)
 
     def _deformed_mesh(self, shape: MeshShape, owner: int, pointer: str) -> dict[str, Any]:
-        """gen2 skin/weights have no place in ``geometry.mesh``: they move to a helper node (§10.2)."""
+        """gen2 skin/weights have no place in ``geometry.mesh``: they move to a helper node."""
         helper: dict[str, Any] = {"mesh": shape.mesh}
         if shape.skin is not None:
             helper["skin"] = shape.skin
@@ -221,7 +221,7 @@ class _Writer:
             part["connectedNode"] = j.connected_node
             self._part(j.node, "joint", part)
             return
-        # The OMI seed form: one joint node for two bodies (§10.1 "joint gen1 → gen2").
+        # The OMI seed form: one joint node for two bodies (docs/interop.md).
         joint_node = self._attach(j.body_a, j.frame_a, "Joint")
         part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
         self._part(joint_node, "joint", part)
@@ -261,7 +261,7 @@ class _Writer:
         return j
 
     def _static_side(self, j: Joint) -> None:
-        """A static motion becomes no motion (§10.2), so a joint to it becomes a joint to the world. The
+        """A static motion becomes no motion, so a joint to it becomes a joint to the world. The
         runtime still keeps the jointed pair apart (JOINT-9) through the side's static partner: the no-motion
         colliders under the nearest ancestor-or-self of the side's node that has any. Listed when that group
         is not exactly the static body's colliders (and enableCollision is false, so it matters)."""

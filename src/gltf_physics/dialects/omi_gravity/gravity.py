@@ -1,4 +1,4 @@
-"""OMI_physics_gravity (one generation, ``gen1``; DIGEST §7, §11 "Gravity").
+"""OMI_physics_gravity (one generation, ``gen1``; docs/semantics.md).
 
 Document level: the world gravity (``scene.world_gravity``). Node level: a gravity field of one ``type`` with
 its keyed sub-object. Reading is lenient:
@@ -13,7 +13,7 @@ its keyed sub-object. Reading is lenient:
   object without ``gravity`` is noted (GRAV-1) and keeps 9.81 m/s² with its direction;
 - a non-integer ``priority`` is noted (GRAV-6) and kept as the number given (it only orders fields).
 
-Writing (both target families: gravity has no KHR counterpart, DIGEST §10.2): the sub-object is always
+Writing (both target families: gravity has no KHR counterpart, docs/interop.md): the sub-object is always
 written, defaults inside it omitted, ``line.points`` always (schema-required). A ``shaped`` shape goes into
 the output's ``OMI_physics_shape.shapes`` through ``omi_shape.add_shape`` (shared with the body writer, equal
 shapes share an entry); a shape without an OMI form (a plane) is a loss.

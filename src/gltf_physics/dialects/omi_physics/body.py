@@ -1,6 +1,6 @@
 """The OMI core physics family: OMI_collider, OMI_physics_shape, OMI_physics_body, OMI_physics_joint.
 
-Entry point of the family (``detect``, ``read``, ``write``). Every generation is read (DIGEST §0, §2–§5);
+Entry point of the family (``detect``, ``read``, ``write``). Every generation is read (README.md lists them);
 the newest is written (shape gen4, body gen4, joint gen2; ``omi_write``).
 
 Generation detection decides from content. Where the content fits several generations:
@@ -68,7 +68,7 @@ def _uses_vehicles(index: ExtIndex) -> bool:
 
 
 def detect(gltf: dict[str, Any], index: ExtIndex | None = None) -> dict[str, str]:
-    """Extension → generation id (DIGEST §0) for the family's extensions present in the file.
+    """Extension → generation id (README.md's table) for the family's extensions present in the file.
 
     ``index`` is the document's :class:`~.base.ExtIndex` when the caller already has one.
     """
@@ -211,7 +211,7 @@ def _material(ctx: ReadContext, m: dict[str, Any], pointer: str) -> PhysicsMater
 
 
 def _combine(ctx: ReadContext, m: dict[str, Any], key: str, pointer: str) -> CombineMode:
-    """OMI's text default is ``average`` (DIGEST §3.2), so an absent mode is an explicit average here."""
+    """OMI's text default is ``average`` (the spec), so an absent mode is an explicit average here."""
     v = m.get(key, "average")
     if isinstance(v, str) and v in _COMBINE_MODES:
         return _COMBINE_MODES[v]

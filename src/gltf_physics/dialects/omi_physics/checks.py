@@ -1,5 +1,5 @@
 """Structural checks of OMI_collider, OMI_physics_body, OMI_physics_shape and OMI_physics_joint, every
-generation (DIGEST §2–§5). Only the JSON is read; hierarchy facts come from the plain node tree."""
+generation (the spec). Only the JSON is read; hierarchy facts come from the plain node tree."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def check(gltf: dict[str, Any], emit: Emit, index: ExtIndex | None = None) -> No
     _joints(j)
 
 
-# ------------------------------------------------------------------ OMI_collider (§2)
+# ------------------------------------------------------------------ OMI_collider
 def _collider_doc(j: Json) -> int:
     doc = j.doc_ext(OMI_COLLIDER)
     if doc is None:
@@ -103,7 +103,7 @@ def _legacy_body_of(j: Json, node: int, ptr: str) -> int | None:
     return None
 
 
-# ------------------------------------------------------------------ OMI_physics_shape (§4)
+# ------------------------------------------------------------------ OMI_physics_shape
 def _shape_doc(j: Json) -> int:
     doc = j.doc_ext(OMI_PHYSICS_SHAPE)
     if doc is None:
@@ -240,7 +240,7 @@ def _shape_nodes(j: Json, n_shapes: int) -> None:
         j.index(ext, "shape", ptr, n_shapes, "OMI_physics_shape shape", required=True)
 
 
-# ------------------------------------------------------------------ OMI_physics_body (§3)
+# ------------------------------------------------------------------ OMI_physics_body
 def _bodies(j: Json, n_shapes: int) -> None:
     doc = j.doc_ext(OMI_PHYSICS_BODY)
     n_mat = n_fil = 0
@@ -339,7 +339,7 @@ def _trigger(j: Json, node: int, t: dict[str, Any], ptr: str, n_shapes: int, n_f
 
 
 
-# ------------------------------------------------------------------ OMI_physics_joint (§5)
+# ------------------------------------------------------------------ OMI_physics_joint
 def _joints(j: Json) -> None:
     doc = j.doc_ext(OMI_PHYSICS_JOINT)
     n_constraints = n_joints = 0

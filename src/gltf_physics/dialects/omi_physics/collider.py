@@ -1,4 +1,4 @@
-"""The body ``type`` era (DIGEST §2, §3.1, §4 gen1/gen2): OMI_collider and node-level OMI_physics_shape.
+"""The body ``type`` era (gen1/gen2 of the spec): OMI_collider and node-level OMI_physics_shape.
 
 Bodies carry ``type`` (static/kinematic/character/rigid/vehicle/dynamic/trigger); shapes sit on nodes via
 ``OMI_collider: {collider}`` or ``OMI_physics_shape: {shape}`` and belong to a body by position:
@@ -143,7 +143,7 @@ def nearest(ctx: ReadContext, node: int, candidates: set[int], strict: bool) -> 
 
 
 def _compound(ctx: ReadContext, node: int, members: list[int], motion_nodes: set[int]) -> None:
-    """A trigger body whose shapes sit below it is one compound trigger of them (DIGEST §10.1, D-3)."""
+    """A trigger body whose shapes sit below it is one compound trigger of them (docs/interop.md, D-3)."""
     pointer = f"/nodes/{node}/extensions/{BODY_EXT}"
     own_shape = any(t.node == node for t in ctx.scene.triggers)
     if not members:

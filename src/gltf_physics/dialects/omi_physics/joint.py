@@ -1,6 +1,6 @@
-"""OMI_physics_joint (DIGEST §5): read gen1 (seed ``constraints``) and gen2 (``physicsJoints``), write gen2.
+"""OMI_physics_joint (the spec): read gen1 (seed ``constraints``) and gen2 (``physicsJoints``), write gen2.
 
-Frames (DIGEST §11 "Joint frames"): gen2 frame A = the joint node relative to its nearest motion node
+Frames (docs/semantics.md): gen2 frame A = the joint node relative to its nearest motion node
 (itself or an ancestor), frame B = ``connectedNode`` relative to its nearest motion node; the body is ``None``
 (frame in world space) when there is none. gen1 has one joint node whose world pose, expressed relative to
 ``nodeA`` and to ``nodeB``, gives both frames.
@@ -75,7 +75,7 @@ def read(ctx: ReadContext, generation: str, owner: Owner) -> None:
     for i, ext in ctx.index.nodes_with(JOINT_EXT):
         if (joint := make(i, ext, f"/nodes/{i}/extensions/{JOINT_EXT}")) is not None:
             pending.append(joint)
-    ctx.add_joints(pending)  # every frame in one pass (§11 "Joint frames": relative to the nearest motion node)
+    ctx.add_joints(pending)  # every frame in one pass (docs/semantics.md: relative to the nearest motion node)
 
 
 def _node_index(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str) -> int | None:
@@ -94,7 +94,7 @@ def _node_index(ctx: ReadContext, obj: dict[str, Any], key: str, pointer: str) -
 
 
 def _constraint(ctx: ReadContext, obj: Any, pointer: str) -> JointLimit | None:
-    """Seed defaults: limits 0/0, stiffness +∞ (schema spells it "Infinity"), damping 1.0 (DIGEST §5.1)."""
+    """Seed defaults: limits 0/0, stiffness +∞ (schema spells it "Infinity"), damping 1.0 (the spec)."""
     if not isinstance(obj, dict):
         ctx.note("JOINT1-1", pointer, "constraint is not an object; ignored")
         return None
@@ -366,7 +366,7 @@ def _name(ctx: WriteContext, node: int) -> str | None:
 
 
 def _oriented(ctx: WriteContext, j: Joint, types: dict[int, MotionType]) -> Joint | None:
-    """The joint node must lie under a dynamic body (JOINT-2): swap when only B is dynamic (§10.1, D-14).
+    """The joint node must lie under a dynamic body (JOINT-2): swap when only B is dynamic (docs/interop.md, D-14).
     ``types``: node → motion type of the body on it (the first listed, as ``scene.body`` finds it)."""
     a_type, b_type = types.get(j.body_a), types.get(j.body_b)  # type: ignore[arg-type]  # None: no body
     if j.body_a is None and j.body_b is None:

@@ -1,5 +1,5 @@
 """The computed mass properties the OMI writer needs for every KHR body without mass or centre of mass, in
-linear time with a few NumPy calls per document instead of per body (issue 11: 50k-node convert ≤ 2 s).
+linear time with a few NumPy calls per document instead of per body (50k-node convert ≤ 2 s).
 
 Bit-identical to :func:`~gltf_physics.geometry.mass.body_mass_properties` and to the per-body centre formula it
 replaces (the output's numbers must not move by an ulp), by two means only:

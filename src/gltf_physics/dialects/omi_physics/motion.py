@@ -1,6 +1,6 @@
-"""OMI_physics_body motion properties of every generation (DIGEST §3) → :class:`~gltf_physics.model.Motion`.
+"""OMI_physics_body motion properties of every generation (the spec) → :class:`~gltf_physics.model.Motion`.
 
-OMI defaults are explicit in the model (unlike KHR, where absent means "computed", DIGEST §6.1): mass 1.0,
+OMI defaults are explicit in the model (unlike KHR, where absent means "computed", the spec): mass 1.0,
 centre of mass (0, 0, 0). Only an all-zero inertia means "computed" (``None``, D-6).
 """
 
@@ -16,7 +16,7 @@ from ...gltf.transforms import matrix_to_quat
 from ...model import IDENTITY_QUAT, ZERO3, Motion, MotionType, Quat, Vec3
 from ..common.context import ReadContext, num, to_float, vec
 
-# gen1 `type` strings → motion (BT-4, DIGEST §10.1): character ⇒ kinematic, rigid/vehicle ⇒ dynamic.
+# gen1 `type` strings → motion (BT-4, docs/interop.md): character ⇒ kinematic, rigid/vehicle ⇒ dynamic.
 LEGACY_TYPES = {
     "static": MotionType.STATIC,
     "kinematic": MotionType.KINEMATIC,
@@ -95,7 +95,7 @@ def _symmetric(tensor: list[float]) -> bool:
 
 
 def inertia_from_tensor(tensor: Any) -> tuple[Vec3, Quat] | None:
-    """I = R·diag(d)·Rᵀ with det R = +1 (DIGEST §10.1). All zeros (or malformed) ⇒ ``None`` (computed).
+    """I = R·diag(d)·Rᵀ with det R = +1 (docs/interop.md). All zeros (or malformed) ⇒ ``None`` (computed).
 
     Eigenvector columns are ordered and signed so R is as close to the identity as possible (ties keep
     ascending eigenvalues): a tensor that is already diagonal gives its own diagonal and no rotation.

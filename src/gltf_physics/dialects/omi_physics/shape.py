@@ -1,4 +1,4 @@
-"""OMI_physics_shape (DIGEST §4) and the OMI_collider shape fields (§2): read every generation, write gen4.
+"""OMI_physics_shape (the spec) and the OMI_collider shape fields: read every generation, write gen4.
 
 Generations differ only in how a shape spells its parameters:
 
@@ -220,7 +220,7 @@ def add_shape(ctx: WriteContext, shape: Shape) -> int | None:
 
 
 def _node_geometry_as_mesh(ctx: WriteContext, shape: MeshShape) -> MeshShape:
-    """KHR gen3 ``geometry.node`` → OMI ``mesh``: the node's own mesh (DIGEST §10.2); children are a loss."""
+    """KHR gen3 ``geometry.node`` → OMI ``mesh``: the node's own mesh (docs/interop.md); children are a loss."""
     nodes = ctx.gltf.get("nodes") or []
     node = nodes[shape.node] if shape.node is not None and 0 <= shape.node < len(nodes) else {}
     mesh = node.get("mesh") if isinstance(node, dict) else None

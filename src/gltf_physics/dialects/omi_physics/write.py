@@ -7,7 +7,7 @@ written as the nearest thing it can and recorded as a Loss:
 - infinite mass (KHR ``mass: 0``, KRB-11): a dynamic body becomes ``kinematic`` (KHR's own meaning of
   infinite mass: unmoved by contacts, keeps its velocity), mass 1.0;
 - computed mass (KHR absent): the mass the runtime computes, density ``DENSITY`` over the collider volumes
-  (DESIGN §3; DIGEST §10.2 "compute (D: density)"), written with a Loss since the density is an engine
+  (docs/semantics.md; docs/interop.md), written with a Loss since the density is an engine
   choice;
 - computed centre of mass (KHR absent): OMI reads an absent one as the node origin, so the centre the
   colliders give is written (geometry alone fixes it: no loss);
@@ -18,7 +18,7 @@ written as the nearest thing it can and recorded as a Loss:
 - a plane (KHR): a ``PLANE_THICKNESS`` box, ``PLANE_EXTENT`` wide where the plane is infinite, on a new child
   node lowered so its top face is the plane.
 
-Conservative output (issue 12): the document-level ``OMI_physics_body`` object is always written (``{}``
+Conservative output: the document-level ``OMI_physics_body`` object is always written (``{}``
 when the file has no materials or filters) whenever nodes carry the extension.
 """
 
@@ -47,7 +47,7 @@ HUGE_INERTIA = 1.0e9
 PLANE_THICKNESS = 0.1
 PLANE_EXTENT = 1000.0
 _IMPLICIT = (BoxShape, Sphere, Capsule, Cylinder)  # shapes whose JSON is a pure function of the object
-DENSITY = 1000.0  # kg/m³: the runtime's density for computed KHR masses (DESIGN §3)
+DENSITY = 1000.0  # kg/m³: the runtime's density for computed KHR masses (docs/semantics.md)
 
 
 def write(ctx: WriteContext) -> None:
@@ -196,9 +196,9 @@ class _Writer:
         return self._world
 
     def measure(self) -> list[Measured | None]:
-        """For each body: what the runtime computes for a KHR body without mass or centre of mass (DESIGN §3),
+        """For each body: what the runtime computes for a KHR body without mass or centre of mass (docs/semantics.md),
         as (mass properties, centre in node space); ``None`` when not needed or not measurable. All bodies at
-        once: a few NumPy calls per document, not per body (issue 11)."""
+        once: a few NumPy calls per document, not per body."""
         scene = self.ctx.scene
         needed = [i for i, b in enumerate(scene.bodies) if b.motion.mass is None or b.motion.center_of_mass is None]
         out: list[Measured | None] = [None] * len(scene.bodies)

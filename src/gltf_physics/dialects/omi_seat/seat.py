@@ -1,10 +1,10 @@
-"""OMI_seat (one generation, ``gen1``; DIGEST §8).
+"""OMI_seat (one generation, ``gen1``; the spec).
 
 A seat is three node-local points (``back``, ``foot``, ``knee``) and the back-to-spine ``angle`` (π/2). A seat
 missing a point, or with a point that is not three numbers, is noted (SEAT-1) and skipped: no sensible seat
 frame exists without it. The 2023 examples (seat on an OMI_collider / body ``type: trigger`` node) use the
 same seat object, so they are ``gen1`` too. Written unchanged for both target families (no KHR counterpart,
-DIGEST §10.2); ``angle`` only when it is not π/2.
+docs/interop.md); ``angle`` only when it is not π/2.
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def _wheels(j: Json) -> None:
 
 
 def _material_count(j: Json) -> int:
-    """A wheel's physicsMaterial indexes OMI_physics_body or KHR materials (DIGEST §9)."""
+    """A wheel's physicsMaterial indexes OMI_physics_body or KHR materials (the spec)."""
     ext = j.gltf.get("extensions")
     best = 0
     for name in (OMI_PHYSICS_BODY, KHR_PHYSICS_RIGID_BODIES):

@@ -1,6 +1,6 @@
-"""OMI_vehicle_body / _wheel / _thruster / _hover_thruster: every generation in, gen2 out (DIGEST §9, §10.1).
+"""OMI_vehicle_body / _wheel / _thruster / _hover_thruster: every generation in, gen2 out (docs/interop.md).
 
-Generations (DIGEST §0): ``gen1-current`` (``current*`` ratios, wheel ``maxForce``, no change rates) and
+Generations (README.md's table): ``gen1-current`` (``current*`` ratios, wheel ``maxForce``, no change rates) and
 ``gen2-target`` (``target*`` ratios, wheel ``maxPropulsionForce``, change rates, braking, linear gimbal
 adjustment).
 The four extensions changed together in one pull request, so one generation is detected per file.
@@ -13,7 +13,7 @@ Decisions documented here:
   rate-limited steering/gimbal defaults (1 rad/s) instead of gen1's instant behaviour.
 - A file mixing both spellings reads as gen2; the reader accepts either spelling of each field, the gen2 name
   winning when both are given.
-- gen1 has no change rates: they read as -1 (instant), which is how gen1 behaved (DIGEST §10.1). gen1 has no
+- gen1 has no change rates: they read as -1 (instant), which is how gen1 behaved (docs/interop.md). gen1 has no
   braking and no linear gimbal adjustment either: those take the gen2 defaults.
 - ``linearDampeners`` absent ⇒ true: the default since 2025-12-07 (ca1d836), under which both gen1-current
   fixture sets were written; a file from before that date cannot be told apart.
@@ -22,7 +22,7 @@ Decisions documented here:
 - ``physicsMaterial`` indexes OMI_physics_body or KHR materials (whichever family the file uses); -1 ⇒ None
   (GEN-3, D-1). Its range is left to the validator, which knows both material lists.
 
-Writing: the gen2 form for both target families (these extensions have no KHR counterpart, DIGEST §10.2; the
+Writing: the gen2 form for both target families (these extensions have no KHR counterpart, docs/interop.md; the
 nodes stay where they are). Defaults are omitted except ``linearDampeners`` (its default changed) and change
 rates meaning "instant" (gen2's steering/gimbal default is not instant), which are written explicitly.
 """
@@ -203,7 +203,7 @@ def _vehicle_of(ctx: ReadContext, node: int, vehicles: list[int | None] | None) 
 
 
 def _wheel_settings(ctx: ReadContext, obj: dict[str, Any], pointer: str, gen: str) -> dict[str, Any]:
-    # gen2 name first, gen1 name as fallback (DIGEST §9 table, §10.1).
+    # gen2 name first, gen1 name as fallback (the spec's conversion table).
     return {
         "target_propulsion_force_ratio": _either(obj, "targetPropulsionForceRatio", "currentForceRatio", 0.0),
         "target_steering_ratio": _either(obj, "targetSteeringRatio", "currentSteeringRatio", 0.0),
@@ -235,7 +235,7 @@ def _thruster_settings(ctx: ReadContext, obj: dict[str, Any], pointer: str, gen:
 
 
 def _hover_settings(ctx: ReadContext, obj: dict[str, Any], pointer: str, gen: str) -> dict[str, Any]:
-    # gen1: the README says currentHoverRatio, the gen1 schema currentForceRatio (DIGEST §9).
+    # gen1: the README says currentHoverRatio, the gen1 schema currentForceRatio (the spec).
     gen1_ratio = _either(obj, "currentHoverRatio", "currentForceRatio", 0.0)
     return {
         "max_hover_energy": num(obj, "maxHoverEnergy", 0.0),
@@ -388,6 +388,6 @@ def _put(out: dict[str, Any], key: str, value: Any, default: Any) -> None:
 def _put_rate(out: dict[str, Any], key: str, value: float, default: float) -> None:
     """Change rates: any negative value means "instant". Written unless the gen2 default says the same:
     gen2's steering/gimbal default (1.0) is not instant, so gen1's instant behaviour needs an explicit -1
-    there (DIGEST §10.1); an instant force/energy rate is gen2's default (-1) and is left out."""
+    there (docs/interop.md); an instant force/energy rate is gen2's default (-1) and is left out."""
     if (value < 0) != (default < 0) or (value >= 0 and value != default):
         out[key] = value

@@ -1,4 +1,4 @@
-"""Joints of the model as an MJCF kinematic tree (DESIGN §1 ``formats/``, DIGEST §11 "Joint frames").
+"""Joints of the model as an MJCF kinematic tree (docs/architecture.md, docs/semantics.md).
 
 MuJoCo joints live in a child body and move it relative to its parent, so a glTF joint between two bodies
 becomes (a) the child's nesting under the parent plus MJCF joints for the degrees of freedom the limits leave

@@ -1,4 +1,4 @@
-"""The physics model as MuJoCo MJCF (issue 13 item 2; DESIGN §1 ``formats/``).
+"""The physics model as MuJoCo MJCF.
 
     result = to_mjcf(read_scene(load("scene.gltf")))
     Path("scene.xml").write_text(result.xml); result.losses  # [{"code", "pointer", "message"}]
@@ -19,7 +19,7 @@ Pure XML: writing needs no ``mujoco``; the file compiles with ``mujoco.MjModel.f
   prism per triangle (its surface exact; moving or very large triangle meshes: their hull, approximate).
 - **Materials**: ``friction`` = dynamic friction; MuJoCo combines by maximum, has no restitution.
 - **Filters**: one bit per filter class: ``contype`` = own bit, ``conaffinity`` = bits of the classes it
-  collides with — exact for the symmetric rule (DIGEST §11, D-7) up to 32 classes; beyond, ``<exclude>``
+  collides with — exact for the symmetric rule (docs/semantics.md, D-7) up to 32 classes; beyond, ``<exclude>``
   per body pair that can never touch. Jointed pairs without ``enableCollision`` → ``<exclude>`` (a side
   without a body: its JOINT-9 partner colliders, on their own static body); nested pairs with it → ``<pair>``.
 - **Triggers**: non-colliding geoms (``contype = conaffinity = 0``, group 3) named ``trigger…``; the

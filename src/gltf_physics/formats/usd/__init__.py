@@ -1,4 +1,4 @@
-"""OpenUSD UsdPhysics out and in (issue 13): ``to_usd``, ``from_usd``, ``usd_to_gltf``.
+"""OpenUSD UsdPhysics out and in: ``to_usd``, ``from_usd``, ``usd_to_gltf``.
 
 Needs the optional extra ``usd`` (``pip install 'gltf-physics[usd]'``, which brings ``usd-core``); ``pxr`` is
 imported only when one of these functions runs.

@@ -46,7 +46,7 @@ class JointSpec:
 
 
 def is_soft(spec: JointSpec, name: str) -> bool:
-    """A spring limit (finite stiffness); damping alone does nothing to a hard limit (DIGEST §11)."""
+    """A spring limit (finite stiffness); damping alone does nothing to a hard limit (docs/semantics.md)."""
     return name in spec.soft and not math.isinf(spec.soft[name][0])
 
 
@@ -146,7 +146,7 @@ def _kind(spec: JointSpec) -> tuple[str, int]:
 
 
 def default_layout(spec: JointSpec) -> list[list[Any]]:
-    """How a joint read from a foreign USD file groups its limits (the DIGEST §11 hinge/slider forms)."""
+    """How a joint read from a foreign USD file groups its limits (the docs/semantics.md hinge/slider forms)."""
     lay: list[list[Any]] = []
     if spec.kind in ("fixed", "revolute", "spherical"):
         lay.append(["dofs", list(TRANS)])

@@ -1,4 +1,4 @@
-"""PhysicsScene + its glTF document → an OpenUSD stage with UsdPhysics (issue 13, README "OpenUSD").
+"""PhysicsScene + its glTF document → an OpenUSD stage with UsdPhysics (README "OpenUSD").
 
 Layout: every glTF node is an ``Xform`` under ``/World`` (same hierarchy, its own TRS or matrix as double
 precision ``xformOp``s); a node's mesh is a child ``UsdGeom.Mesh`` named ``mesh``; a node's collider is a child
@@ -331,7 +331,7 @@ def _combine(out: Out, prim: Any, mat: PhysicsMaterial) -> None:
 
 
 def does_collide(a: Any, b: Any) -> bool:
-    """DIGEST §11 filtering, one direction: may a collider with filter ``a`` touch one with filter ``b``."""
+    """docs/semantics.md filtering, one direction: may a collider with filter ``a`` touch one with filter ``b``."""
     a_sys = set(a.collision_systems) if a is not None else set()
     if b is None:
         return True

@@ -1,4 +1,4 @@
-"""MujocoWorld: a PhysicsScene run in MuJoCo through its MJCF (issue 13 item 3; DESIGN §1 ``sim/mujoco``).
+"""MujocoWorld: a PhysicsScene run in MuJoCo through its MJCF.
 
 The scene is written by ``formats.mjcf.to_mjcf`` (the same file ``convert --to mjcf`` writes), compiled by
 MuJoCo and stepped ``4·substeps`` times per World step (timestep 1/(4·rate·substeps), as Rapier's 4 internal

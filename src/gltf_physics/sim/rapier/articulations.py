@@ -1,4 +1,4 @@
-"""Joints on Rapier's reduced-coordinate multibodies (issue 10, DESIGN §3 "Articulations").
+"""Joints on Rapier's reduced-coordinate multibodies (docs/semantics.md).
 
 A joint goes on a ``MultibodyJointSet`` link when everything it asks for is native there, so that its limits
 and drives act on the joint coordinate with the articulated inertia and need no per-step Python:

@@ -1,6 +1,6 @@
 """Materials and filters on Rapier, with Python contact hooks only where the native behaviour is wrong.
 
-Materials (DESIGN §3, DIGEST §11, D-12). Each collider gets its dynamic friction and restitution with a
+Materials (docs/semantics.md, docs/semantics.md, D-12). Each collider gets its dynamic friction and restitution with a
 native combine rule: no mode or ``average`` → AVERAGE, ``minimum`` → MIN, ``maximum`` → MAX, ``multiply`` →
 MULTIPLY. Rapier applies the rule of higher rank (max > multiply > min > average) where the specs want
 average > minimum > maximum > multiply; a mode-less side ranks lowest, so it never votes, as D-12 wants. For
@@ -73,7 +73,7 @@ def _close(x: float, y: float) -> bool:
 def native_classes(materials: Sequence[PhysicsMaterial], keys: set[int | None],
                    counts: dict[int | None, int] | None = None) -> dict[int | None, Native]:
     """The (friction, restitution, rules) each material class carries in Rapier, chosen so that Rapier's own
-    combination gives the spec's result on as many collider pairs as possible (issue 10: a hook costs
+    combination gives the spec's result on as many collider pairs as possible (a hook costs
     ~16 µs per contact pair in the binding, so the lever is fewer hooked pairs).
 
     Per class and per coefficient, any of Rapier's four rules may be used, with the coefficient that makes

@@ -1,4 +1,4 @@
-"""The per-step controllers beside the joint driver: gravity volumes, thrusters, vehicles (DIGEST §11).
+"""The per-step controllers beside the joint driver: gravity volumes, thrusters, vehicles (docs/semantics.md).
 
 ``build_controllers(rw, scene)`` returns the controllers a scene needs (none for a scene without gravity
 volumes or vehicles, so such scenes step exactly as before); ``RapierWorld.step`` calls each one's

@@ -1,4 +1,4 @@
-"""Gravity volumes on Rapier (OMI_physics_gravity, DIGEST §11 "Gravity"; field math in ``sim.gravity_fields``).
+"""Gravity volumes on Rapier (OMI_physics_gravity, docs/semantics.md; field math in ``sim.gravity_fields``).
 
 Rapier has one global gravity vector. Before every engine step each dynamic body is tested against every
 gravity volume's trigger (a shape query with the sensor's own shape, pose and collision groups, so the

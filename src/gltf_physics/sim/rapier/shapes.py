@@ -1,4 +1,4 @@
-"""Placed shapes (``geometry.placement.PlacedShape``) → Rapier collider builders (DESIGN §3).
+"""Placed shapes (``geometry.placement.PlacedShape``) → Rapier collider builders (docs/semantics.md).
 
 Capsule: Rapier's half-height is half the distance between the cap centres (the model's ``height``/2).
 Tapered capsules and cylinders have no Rapier primitive: a cone (one radius 0) is native, any other taper is

@@ -1,4 +1,4 @@
-"""Thrusters and hover thrusters (OMI_vehicle_thruster / _hover_thruster, DIGEST §9, §11 "Thrusters").
+"""Thrusters and hover thrusters (OMI_vehicle_thruster / _hover_thruster, docs/semantics.md).
 
 Each thruster pushes the nearest body above its node (normally its vehicle) with a force along the node's +Z
 after gimbal, applied at the node's origin (THR-2):

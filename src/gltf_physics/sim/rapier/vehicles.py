@@ -1,4 +1,4 @@
-"""Vehicles (OMI_vehicle_body / _wheel, DIGEST §9, §11 "Wheels", "Thrusters"), on Rapier's ray-cast vehicle.
+"""Vehicles (OMI_vehicle_body / _wheel, docs/semantics.md, "Thrusters"), on Rapier's ray-cast vehicle.
 
 Each vehicle body with wheels gets a ``DynamicRayCastVehicleController`` (forward +Z, up +Y in the body
 frame). A wheel is a suspension ray along body −Y from ``wheel origin + suspensionTravel·Y``, rest length
@@ -8,7 +8,7 @@ are divided by the chassis mass; the maximum suspension force is unlimited. Fric
 material's dynamic friction (OMI default 0.6) as Rapier's ``friction_slip`` (a Coulomb bound on the drive
 and brake impulses by the suspension load); the ground's material is not combined in.
 
-Inputs (DIGEST §11): propulsion ratio = the wheel's own targetPropulsionForceRatio + the vehicle's
+Inputs (docs/semantics.md): propulsion ratio = the wheel's own targetPropulsionForceRatio + the vehicle's
 linearActivation along the wheel's unsteered +Z (vehicle frame), clipped to [−1, 1], times
 maxPropulsionForce, moved at propulsionForceChangeRate N/s; steering angle = (targetSteeringRatio +
 angularActivation.y, clipped) · maxSteeringAngle about +Y (+ = left), moved at steeringChangeRate rad/s. No

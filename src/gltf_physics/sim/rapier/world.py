@@ -1,4 +1,4 @@
-"""RapierWorld: a PhysicsScene built into one Rapier ``PhysicsWorld`` (DESIGN §3, DIGEST §11).
+"""RapierWorld: a PhysicsScene built into one Rapier ``PhysicsWorld`` (docs/semantics.md, docs/semantics.md).
 
 Bodies: one Rapier body per motion node, at the node's world pose without scale: dynamic; KHR ``isKinematic``
 → velocity-based kinematic keeping its initial velocities; OMI ``kinematic`` → position-based kinematic (it
@@ -7,7 +7,7 @@ parentless (static) colliders, except a bodiless joint side's static partner (JO
 under the nearest ancestor-or-self of the side's node that has any hang on one fixed body per group, which the
 joint driver uses as that side (``joint_anchor``, ``partners.py``), so enableCollision false keeps the pair apart.
 
-File animation (``sim/animation.py``, DIGEST §11 "animation wins"): a body whose node is animated (itself or
+File animation (``sim/animation.py``, docs/semantics.md): a body whose node is animated (itself or
 an ancestor below its nearest motion ancestor) becomes a position-based kinematic body, whatever its motion
 type; static colliders and triggers under an animated node hang on their own position-based kinematic body
 (one per node, not a body node: not traced). Before every engine step each follower's next kinematic pose is
@@ -25,7 +25,7 @@ springs read them before that step.
 Triggers: sensors reporting enter/exit per (trigger node, other node) through ``sim.triggers``; a member of a
 compound (``nodes``) trigger reports as the compound node. Sensors see every body type (a static trigger sees
 kinematic bodies and static colliders too). Trigger–trigger overlaps are not reported (unspecified,
-DIGEST §11).
+docs/semantics.md).
 An overlap found by a step is stamped with the time of the poses it was found at (the start of that step,
 Rapier detects before it integrates): the first recorded time at which the shapes overlap.
 
@@ -110,7 +110,7 @@ class RapierWorld:
         self.world.integration_parameters.dt = self.dt
         if self.substeps == 1:  # explicit substeps refine Rapier's default (4 solver substeps per step) instead
             self.world.integration_parameters.num_solver_iterations = solver_iterations(self._frequency)
-        if threads is not None:  # results do not depend on it (DESIGN §3 "Determinism"; tested)
+        if threads is not None:  # results do not depend on it (docs/semantics.md; tested)
             self.world.set_num_threads(int(threads))
         self.ground = self.world.add_body(rp.RigidBody.fixed())
         self.handle_of: dict[int, rp.RigidBodyHandle] = {}
@@ -206,7 +206,7 @@ class RapierWorld:
             linvel = tuple((rot @ np.asarray(m.linear_velocity)).tolist())  # D-9
             angvel = tuple((rot @ np.asarray(m.angular_velocity)).tolist())
         animated = self._animated_body(body.node)
-        if animated:  # animation wins over simulation (DIGEST §11)
+        if animated:  # animation wins over simulation (docs/semantics.md)
             builder = rp.RigidBody.kinematic_position_based()
         elif m.type is MotionType.STATIC:
             builder = rp.RigidBody.fixed()
@@ -560,7 +560,7 @@ ENGINE = RapierWorld  # what sim.engine.ENGINES names this module for
 def solver_iterations(frequency: float) -> int:
     """Rapier solver substeps per step keeping its internal substep at 1/240 s (the 60 Hz default).
 
-    Issue 10's fidelity case: a 2 m compound body dropped flat from y = 5 onto a box stood at 60 Hz and
+    The fidelity case: a 2 m compound body dropped flat from y = 5 onto a box stood at 60 Hz and
     toppled at 120 Hz. Raw rapier3d does the same: the landing is solved by sequential impulses, the four
     contact points of the flat face got 2,165 / 11,251 / 3,516 / 3,111 N·s at 120 Hz (substep 1/480 s), an
     overshoot that bounced the body 1.7 m/s at restitution 0 and spun it over. Neither filters, hooks nor the

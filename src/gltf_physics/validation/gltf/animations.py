@@ -15,7 +15,7 @@ from .getters import Core, accessor_format, as_int, is_number
 
 _PATHS = ("translation", "rotation", "scale", "weights")
 _NORMALIZED = (5120, 5121, 5122, 5123)
-# path → allowed (type, componentType, normalized) output formats (glTF 2.0 §3.11)
+# path → allowed (type, componentType, normalized) output formats (glTF 2.0 the spec)
 _OUTPUTS: dict[str, set[tuple[str, int, bool]]] = {
     "translation": {("VEC3", 5126, False)},
     "scale": {("VEC3", 5126, False)},

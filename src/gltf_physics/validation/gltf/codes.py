@@ -2,7 +2,7 @@
 
 The codes and severities are the Khronos validator's (its ISSUES.md: 0 error, 1 warning, 2 info, 3 hint); the
 descriptions are ours. Only the codes this project checks are listed. They live apart from ``rules.RULES``
-(the DIGEST table) so that table stays exactly the physics contract.
+(the rules table) so that table stays exactly the physics contract.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from .getters import Core, accessor_format, as_int, is_number
 
 _ATTRIBUTE = re.compile(r"^(POSITION|NORMAL|TANGENT|(TEXCOORD|COLOR|JOINTS|WEIGHTS)_(0|[1-9][0-9]*)|_.*)$")
 F, UB, US = 5126, 5121, 5123
-# semantic → allowed (type, componentType, normalized) formats (glTF 2.0 §3.7.2.1)
+# semantic → allowed (type, componentType, normalized) formats (glTF 2.0 the spec.2.1)
 _FLOATISH = ((F, False), (UB, True), (US, True))
 _FORMATS: dict[str, set[tuple[str, int, bool]]] = {
     "POSITION": {("VEC3", F, False)},

@@ -132,7 +132,7 @@ def _frame_world(rw: Any, side: _Side) -> Pose:
 
 
 def _measure(kind: str, axes: tuple[int, ...], fa: Pose, fb: Pose) -> tuple[float, np.ndarray]:
-    """The KHR limit metric (DIGEST §11 table) and the world direction along which it grows."""
+    """The KHR limit metric (docs/semantics.md table) and the world direction along which it grows."""
     ra = quat_to_matrix(fa.rotation)
     q_rel = _canon(quat_multiply(_conj(fa.rotation), fb.rotation))
     if kind == "linear":

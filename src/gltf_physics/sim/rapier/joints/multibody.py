@@ -64,9 +64,9 @@ def _plan_trees(rw: Any, joints: list[Joint]) -> articulations.TreePlan:
 
 def _child_on_b(rw: Any, j: Joint) -> Joint:
     """The joint seen from its moving side when side A moves and side B is the world or a static body, and the
-    two views are the same constraint (the swap DIGEST §10 allows, ``portable_joints``): the articulation
+    two views are the same constraint (the swap docs/interop.md allows, ``portable_joints``): the articulation
     planner takes the connected side (B) as the moving child, and writers put a world-anchored joint on its
-    moving side (issue 12)."""
+    moving side."""
     def moving(node: int | None) -> bool:
         handle = rw.handle_of.get(node) if node is not None else None
         return handle is not None and rw.bodies[handle].is_dynamic

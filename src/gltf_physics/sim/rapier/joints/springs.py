@@ -2,7 +2,7 @@
 
 Soft limits (finite stiffness) and drives are springs on one DoF of frame B relative to frame A, applied
 as an impulse pair on the two bodies before each step — not Rapier's joint softness (it softens every
-axis of the joint, DESIGN §3), and not Rapier motors: a motor row sees only its own body's inertia about
+axis of the joint, docs/semantics.md), and not Rapier motors: a motor row sees only its own body's inertia about
 the centre of mass, not the pin that turns it about the anchor, so with a point-like bob on a pin
 (measured here) a force-based velocity motor delivered ~5 % of its torque per step and a soft hinge limit
 of k = 981 N·m/rad sagged 0.79 rad instead of τ/k = 0.01 rad. The impulse is the force
