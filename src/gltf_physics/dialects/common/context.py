@@ -188,8 +188,8 @@ class ReadContext:
     def frames(self, pairs: list[tuple[int | None, int]]) -> list[Pose]:
         """The joint frames (docs/semantics.md) of many (body, node) pairs at once: ``node``'s pose in the body
         node's rigid frame (world when the body is ``None``). Every node involved is decomposed once and all the
-        relative poses are one NumPy pass (bit-identical to :func:`~gltf_physics.gltf.transforms.relative_pose` per pair);
-        per joint, that arithmetic in Python was most of reading a big document."""
+        relative poses are one NumPy pass (bit-identical to :func:`~gltf_physics.gltf.transforms.relative_pose`
+        per pair); per joint, that arithmetic in Python was most of reading a big document."""
         if not pairs:
             return []
         self.world_all()
