@@ -128,7 +128,8 @@ def _live(scene: object, *, port: int, host: str, rate: float, engine: str, join
         from ..view import live
         from ..view.live import server  # noqa: F401 - the websockets import, checked before any work
     except ImportError as e:
-        raise UsageError(f"--live needs the live extra ({e.name} is missing): pip install 'gltf-physics[live]'") from None
+        raise UsageError(f"--live needs the live extra ({e.name} is missing): "
+                         "pip install 'gltf-physics[live]'") from None
     world = World(scene, rate=rate, engine=engine, articulations=joints == "multibody")  # type: ignore[arg-type]
     live.serve(world, host=host, port=port,
                announce=lambda url: out.print(f"live at {url} (Ctrl-C stops)", markup=False))

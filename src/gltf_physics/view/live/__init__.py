@@ -13,6 +13,7 @@ Needs the ``live`` extra (the ``websockets`` package).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -42,10 +43,8 @@ def serve(world: World, *, host: str = "127.0.0.1", port: int = 0, announce: Cal
         finally:
             await server.stop()
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: main's finally closed the server; the CLI says so
         asyncio.run(main())
-    except KeyboardInterrupt:
-        pass
 
 
 __all__ = ["serve", "start"]

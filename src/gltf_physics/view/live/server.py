@@ -42,6 +42,7 @@ TICK = 1 / 60  # s between frames sent (and between stepping rounds)
 STATUS_EVERY = 0.25  # s between status messages while running
 BURST, REFILL = 240.0, 120.0  # a client's message budget: burst size and messages per second
 LOG_REFUSED_PER_SECOND = 20  # beyond this a client's refusals are summed up once a second
+FLOOD_CLOSE = 20 * int(BURST)  # messages over budget in one window that get the client disconnected
 TEXT_QUEUE = 64  # text messages waiting for a slow client (oldest dropped first)
 
 
@@ -70,6 +71,7 @@ class Client:
     refused_logged: int = 0
     window: float = field(default_factory=clock.monotonic)
     driving: set[int] = field(default_factory=set)
+    closing: bool = False
 
     def send_text(self, message: dict[str, Any]) -> None:
         self.texts.append(json.dumps(message, separators=(",", ":"), allow_nan=False))
@@ -113,6 +115,7 @@ class LiveServer:
         self._events_sent = 0
         self._page: bytes | None = None
         self.refused = 0  # messages refused so far (tests read it)
+        self.ticks = 0  # rounds of the run loop so far (tests wait on it instead of sleeping)
 
     # -- life ----------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -201,7 +204,7 @@ class LiveServer:
             async for raw in ws:
                 self._receive(client, raw)
         except ConnectionClosed as e:
-            if e.rcvd is not None and e.rcvd.code == 1009 or e.sent is not None and e.sent.code == 1009:
+            if (e.rcvd is not None and e.rcvd.code == 1009) or (e.sent is not None and e.sent.code == 1009):
                 self._refuse(client, f"a message over {MAX_TEXT} bytes (connection closed)")
         finally:
             sender.cancel()
@@ -229,9 +232,15 @@ class LiveServer:
                     await ws.send(frame)  # waits while the client's buffer is full: it then skips frames
 
     def _receive(self, client: Client, raw: str | bytes) -> None:
+        if client.closing:
+            return
         if not client.take():
             client.dropped += 1
             self._summarise(client)
+            if client.dropped >= FLOOD_CLOSE:  # reading a flood costs the loop even when it is dropped
+                client.closing = True
+                self.log(f"live: client {client.id} flooded: {client.dropped} messages over its budget, disconnected")
+                asyncio.get_running_loop().create_task(client.ws.close(1008, "message flood"))
             return
         try:
             message = parse(raw)
@@ -312,6 +321,7 @@ class LiveServer:
                 self._publish(status=now - status_at >= STATUS_EVERY)
                 if now - status_at >= STATUS_EVERY:
                     status_at = now
+            self.ticks += 1
             due += TICK
             delay = due - loop.time()
             if delay < 0:
@@ -362,7 +372,7 @@ class Running:
             asyncio.set_event_loop(self.loop)
             try:
                 self.loop.run_until_complete(server.start())
-            except BaseException as e:  # noqa: BLE001 - handed to the starting thread
+            except BaseException as e:
                 failure.append(e)
                 ready.set()
                 return

@@ -241,4 +241,4 @@ def _rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
     return v + 2.0 * np.cross(u, np.cross(u, v) + w * v)
 
 
-__all__ = ["LiveSession", "SimulationError", "SPEEDS"]
+__all__ = ["SPEEDS", "LiveSession", "SimulationError"]
