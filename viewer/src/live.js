@@ -252,7 +252,7 @@ export class Live {
       const hit = this.pick(e.clientX, e.clientY);
       let cursor = 'default';
       if (hit && hit.kind === 'dynamic') cursor = 'grab';
-      else if (hit && hit.node != null) cursor = 'not-allowed'; // a kinematic or static body: not draggable
+      else if (hit) cursor = 'not-allowed'; // a kinematic body or static geometry: not draggable
       canvas.style.cursor = cursor;
       this.info.cursor = cursor;
       this.info.hover = hit ? { node: hit.node, kind: hit.kind } : null;
@@ -362,6 +362,7 @@ export class Live {
       send: (m) => this.send(m),
       set: (pointer, value) => this.pendingSets.set(pointer, value),
       setChase: (on) => this.setChase(on),
+      poses: () => (this.poses ? Array.from(this.poses) : null), // the last frame: [qx qy qz qw tx ty tz] a body
       // The canvas point (CSS pixels from the page's top left) of a world point, to aim the mouse in tests.
       clientPoint: (x, y, z) => {
         const v = new THREE.Vector3(x, y, z).project(this.camera);

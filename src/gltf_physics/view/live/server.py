@@ -299,6 +299,8 @@ class LiveServer:
         elif kind == "drive":
             s.drive(f["node"], f["throttle"], f["steer"], f["brake"])
             client.driving.add(f["node"])
+            for entry in list(s.inputs)[-3:]:  # the pointers the keys set, as a `set` would report them
+                client.send_text({"type": "applied", **entry})
         self._publish(status=True)
 
     # -- the run -------------------------------------------------------------------------------------
