@@ -157,6 +157,18 @@ def test_reset_restores_the_start_poses_exactly(serve):
         assert poses.tobytes() == start.tobytes()  # bit for bit
 
 
+def test_trigger_events_stream_as_they_happen_and_a_reset_clears_them(serve):
+    # examples/tumbling_boxes.gltf: the ball (node 3) enters the landing zone (node 8) at step 49 (0.8167 s).
+    r = serve(EXAMPLE)
+    with connect(ws_url(r)) as ws:
+        got = read_until(ws, is_type("events"))
+        assert got["events"][0] == {"time": 49 / 60, "event": "enter", "trigger": 8, "node": 3}
+        ws.send('{"type":"reset"}')
+        read_until(ws, is_type("reset"))
+        again = read_until(ws, is_type("events"))  # the same event again, once the run gets there again
+        assert again["events"][0] == got["events"][0]
+
+
 def test_a_reset_run_repeats_the_first_run_bit_for_bit():
     session = LiveSession(gp.World.from_file(EXAMPLE))
     for _ in range(40):

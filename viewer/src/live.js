@@ -59,6 +59,7 @@ export class Live {
     this.grabLine = new THREE.Line(new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(), new THREE.Vector3()]),
       new THREE.LineBasicMaterial({ color: 0xffffff, depthTest: false }));
     this.grabLine.renderOrder = 20;
+    this.grabLine.frustumCulled = false; // its bounds are those of its first, empty geometry
     this.grabLine.visible = false;
     this.grabLine.userData.stage = true;
     this.scene.add(this.grabLine);
