@@ -346,7 +346,8 @@ def test_the_session_saves_as_a_replay_page_and_a_trace(serve):
         read_until(ws, lambda m: isinstance(m, bytes) and frame_of(m)[1] >= 0.3)
         ws.send('{"type":"pause"}')
         state = pong(ws)
-        last = frame_of(read_until(ws, lambda m: isinstance(m, bytes) and frame_of(m)[0] == state["step"]))[2]
+    step, _, last = frame_of(r.call(r.server.session.frame))  # what the server last sent, paused
+    assert step == state["step"]
     base = f"http://127.0.0.1:{r.server.port}"
     html = urllib.request.urlopen(base + "/replay.html", timeout=TIMEOUT).read().decode()
     data = json.loads(re.search(r'id="gltf-physics-data">(.*?)</script>', html, re.S)[1])

@@ -63,6 +63,13 @@ export class Live {
     this.grabLine.visible = false;
     this.grabLine.userData.stage = true;
     this.scene.add(this.grabLine);
+    const r = Math.max((this.data.overlay.markerSize || 0.25) * 0.25, 0.02);
+    this.grabTarget = new THREE.Mesh(new THREE.SphereGeometry(r, 12, 8),
+      new THREE.MeshBasicMaterial({ color: 0xffffff, depthTest: false, transparent: true, opacity: 0.9 }));
+    this.grabTarget.renderOrder = 20;
+    this.grabTarget.visible = false;
+    this.grabTarget.userData.stage = true;
+    this.scene.add(this.grabTarget); // where the cursor pulls (the spring's other end)
     this.panel = buildLivePanel(this.side, this);
     this.bindPointer();
     this.bindKeys();
@@ -282,8 +289,11 @@ export class Live {
   updateGrabLine() {
     if (!this.grab) {
       this.grabLine.visible = false;
+      this.grabTarget.visible = false;
       return;
     }
+    this.grabTarget.position.copy(this.grab.target);
+    this.grabTarget.visible = true;
     const obj = this.nodeObject(this.grab.node);
     const m = new THREE.Matrix4().compose(obj.getWorldPosition(new THREE.Vector3()),
       obj.getWorldQuaternion(new THREE.Quaternion()), new THREE.Vector3(1, 1, 1));

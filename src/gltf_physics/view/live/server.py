@@ -74,10 +74,12 @@ class Client:
     closing: bool = False
 
     def send_text(self, message: dict[str, Any]) -> None:
+        """Queue a JSON message (the oldest waiting one is dropped when TEXT_QUEUE are waiting)."""
         self.texts.append(json.dumps(message, separators=(",", ":"), allow_nan=False))
         self.wake.set()
 
     def send_frame(self, frame: bytes) -> None:
+        """Offer the newest pose frame (it replaces one not yet sent)."""
         self.frame = frame  # only the newest counts
         self.wake.set()
 
