@@ -142,6 +142,8 @@ def test_holding_w_for_two_seconds_drives_the_simple_car_a_t2_over_2(open_live, 
     throttle = "/nodes/0/extensions/OMI_vehicle_body/linearActivation"
     pressed = next(a for a in page.state("live.applied") if a["pointer"] == throttle and a["value"] == [0, 0, 1])
     pressed = pressed["time"]
+    # The tuning panel shows the pointer the key set: linear activation (0, 0, 1).
+    assert page.page.locator(f'#gp-tune input[data-pointer="{throttle}"][data-axis="2"]').input_value() == "1"
     page.wait_time(pressed + 2.0)
     page.page.keyboard.up("KeyW")
     page.wait("v.live.applied.some((a) => a.pointer.endsWith('/linearActivation') && a.value[2] === 0)")
@@ -173,6 +175,8 @@ def test_a_hinge_drives_position_target_slider_to_45_degrees(open_live, tmp_path
     page.wait_time(applied["time"] + 2.0)
     x, y, _ = page.state("nodeWorldPosition(4)")  # the arm's collider centre, 0.5 m out along the arm
     assert math.degrees(math.atan2(y - 1.0, x)) == pytest.approx(45.0, abs=1.0)
+    page.page.click("#gp-reset")  # the World goes back to the file's target, and so does the slider
+    page.wait(f"document.querySelector('#gp-tune input[type=range][data-pointer=\"{pointer}\"]').value === '0'")
     assert page.errors == []
 
 

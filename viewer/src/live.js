@@ -144,10 +144,12 @@ export class Live {
       this.events.length = 0;
       this.info.events = 0;
       this.panel.clearEvents();
+      if (this.hello) this.panel.settings(this.hello.settings); // back to the file's values, as the World is
     } else if (m.type === 'refused' || m.type === 'error') {
       this.info.refused.push(m.reason || m.message);
       this.panel.notice(m.reason || m.message);
     } else if (m.type === 'applied') {
+      this.panel.applied(m.pointer, m.value); // keys and other pages move the panel's fields too
       this.info.applied.push(m);
       if (this.info.applied.length > 200) this.info.applied.shift();
     }

@@ -105,6 +105,15 @@ export function buildLivePanel(side, live) {
       }
     },
     settings(list) { buildTune(tune, list, live, gltf); },
+    applied(pointer, value) {
+      for (const input of tune.querySelectorAll('input')) {
+        if (input.dataset.pointer !== pointer || input === document.activeElement) continue;
+        const v = Array.isArray(value) ? value[Number(input.dataset.axis ?? 0)] : value;
+        const show = input.dataset.degrees ? (v * 180) / Math.PI : v;
+        if (input.type === 'checkbox') input.checked = !!v;
+        else input.value = input.type === 'range' ? String(show) : fmt(show);
+      }
+    },
   };
 }
 
@@ -126,9 +135,10 @@ function buildTune(box, list, live, gltf) {
     const label = el('span', { title: s.pointer }, `${s.label}${unit ? ` (${unit})` : ''}`);
     if (s.kind === 'number') {
       const value = s.value == null ? s.high : s.value;
-      const slider = el('input', { type: 'range', 'data-pointer': s.pointer, min: String(show(s.low)),
+      const deg = degrees ? { 'data-degrees': '1' } : {};
+      const slider = el('input', { type: 'range', 'data-pointer': s.pointer, ...deg, min: String(show(s.low)),
         max: String(show(s.high)), step: String(show(s.high - s.low) / 1000), value: String(show(value)) });
-      const field = el('input', { type: 'number', 'data-pointer': s.pointer, value: fmt(show(value)) });
+      const field = el('input', { type: 'number', 'data-pointer': s.pointer, ...deg, value: fmt(show(value)) });
       slider.addEventListener('input', () => {
         field.value = fmt(Number(slider.value));
         live.pendingSets.set(s.pointer, back(Number(slider.value)));
@@ -142,7 +152,7 @@ function buildTune(box, list, live, gltf) {
       box.append(el('div', { class: 'gp-live-row' }, label, slider, field));
     } else if (s.kind === 'vec3') {
       const fields = [0, 1, 2].map((i) => el('input', { type: 'number', step: '0.1', 'data-pointer': s.pointer,
-        'data-axis': String(i), value: fmt(show(s.value[i])) }));
+        'data-axis': String(i), ...(degrees ? { 'data-degrees': '1' } : {}), value: fmt(show(s.value[i])) }));
       for (const f of fields) {
         f.addEventListener('change', () => {
           const v = fields.map((x) => back(Number(x.value)));

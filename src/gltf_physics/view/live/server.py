@@ -291,7 +291,7 @@ class LiveServer:
             s.set_speed(f["value"])
         elif kind == "set":
             s.set(f["pointer"], f["value"])
-            client.send_text({"type": "applied", "pointer": f["pointer"], "value": f["value"], "time": s.time})
+            self._broadcast_text({"type": "applied", "pointer": f["pointer"], "value": f["value"], "time": s.time})
         elif kind == "grab":
             s.grab(client.id, f["node"], f["point"])
         elif kind == "drag":
@@ -302,7 +302,7 @@ class LiveServer:
             s.drive(f["node"], f["throttle"], f["steer"], f["brake"])
             client.driving.add(f["node"])
             for entry in list(s.inputs)[-3:]:  # the pointers the keys set, as a `set` would report them
-                client.send_text({"type": "applied", **entry})
+                self._broadcast_text({"type": "applied", **entry})
         self._publish(status=True)
 
     # -- the run -------------------------------------------------------------------------------------
