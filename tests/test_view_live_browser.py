@@ -107,6 +107,9 @@ def open_live(browser) -> Iterator[Any]:
 def test_dragging_a_box_moves_it_by_the_drags_distance(open_live, tmp_path):
     page = open_live(scenes.box_on_ground(tmp_path))
     page.wait_time(0.2)
+    page.state("live.frameScene()")  # the whole ground in view (the first view is on the box alone)
+    frames = page.state("framesRendered")
+    page.wait(f"v.framesRendered >= {frames + 2}")
     start = np.array(page.state("nodeWorldPosition(1)"))
     mouse = page.page.mouse
     mouse.move(*page.client_point(start[0] + 0.3, 0.8, start[2] + 5.0))  # beside it, over the ground: static

@@ -3,6 +3,7 @@
 // time controls. The server runs the World; the page only shows it and asks.
 import * as THREE from 'three';
 import { buildLiveBar, buildLivePanel } from './live_panel.js';
+import { frame, sceneBounds } from './stage.js';
 
 const HEADER_BYTES = 28; // magic "GPF1", step u32, time f64, real-time factor f32, speed f32, body count u32
 const CHASE_OFFSET = new THREE.Vector3(0, 2.5, -7); // behind and above a vehicle (its forward is +Z)
@@ -375,6 +376,7 @@ export class Live {
       send: (m) => this.send(m),
       set: (pointer, value) => this.pendingSets.set(pointer, value),
       setChase: (on) => this.setChase(on),
+      frameScene: () => { this.setChase(false); frame(this.camera, this.controls, sceneBounds(this.scene)); },
       poses: () => (this.poses ? Array.from(this.poses) : null), // the last frame: [qx qy qz qw tx ty tz] a body
       // The canvas point (CSS pixels from the page's top left) of a world point, to aim the mouse in tests.
       clientPoint: (x, y, z) => {
