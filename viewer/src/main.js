@@ -7,6 +7,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { Overlays } from './overlays.js';
 import { buildBar, buildLayout, buildSide } from './panel.js';
 import { Bake, triggerState } from './playback.js';
+import { Live } from './live.js';
 import { Follower, frame, ground, light, reflect, sceneBounds, screenPosition } from './stage.js';
 
 const STILL_FRAMES = 5; // frames drawn for a still picture before the render loop stops
@@ -154,7 +155,8 @@ async function main() {
   const mixer = new THREE.AnimationMixer(gltf.scene);
   for (const clip of gltf.animations) mixer.clipAction(clip).play();
   const clipDuration = Math.max(0, ...gltf.animations.map((c) => c.duration));
-  const player = new Player(bake ? bake.duration : clipDuration);
+  const live = data.live ? new Live(data) : null; // live mode: the server's World, streamed
+  const player = live ? live.clock : new Player(bake ? bake.duration : clipDuration);
   const events = (data.bake?.events || []).slice().sort((a, b) => a.time - b.time);
   const triggerParts = new Map(data.overlay.triggers.map((t) => [t.node, t.parts]));
 
@@ -186,7 +188,8 @@ async function main() {
     canFollow: () => highlight != null && bodyNodes.has(highlight),
   };
   buildSide(side, data, actions);
-  const barUi = buildBar(bar, player, actions);
+  if (live) live.attach({ scene, camera, controls, renderer, nodeObject, overlays, follower, events, side, state });
+  const barUi = live ? live.buildBar(bar) : buildBar(bar, player, actions);
   // Size the canvas to the view once the panel and bar have taken their room, and whenever it changes.
   const fit = () => {
     const w = Math.max(view.clientWidth, 1);
@@ -232,6 +235,7 @@ async function main() {
   const show = () => {
     mixer.setTime(player.time);
     if (bake) bake.apply(player.time);
+    if (live) live.apply();
     scene.updateMatrixWorld(true);
     overlays.update();
     const trig = triggerState(events, triggerParts, player.time, FLASH_SECONDS);

@@ -32,6 +32,16 @@ def view(
                           "headless chromium.")] = None,
     ground: Annotated[bool, typer.Option(help="Add a static ground under the scene's lowest point, for the run "
                                               "and the page (the file is not changed).")] = False,
+    live: Annotated[bool, typer.Option(help="Run the scene live in Python and serve a page to play with it (grab, "
+                                            "drive, tune, pause/step/reset) until Ctrl-C; prints its URL.")] = False,
+    port: Annotated[int, typer.Option(help="--live: the port (0: any free port).")] = 0,
+    host: Annotated[str, typer.Option(help="--live: the interface to listen on; other than loopback, the printed URL "
+                                           "carries a random token the server requires.")] = "127.0.0.1",
+    rate: Annotated[float, typer.Option(help="--live: steps per second.")] = 60.0,
+    engine: Annotated[str, typer.Option(metavar="rapier|mujoco", help="--live: the engine.")] = "rapier",
+    joints: Annotated[str, typer.Option(metavar="multibody|impulse",
+                                        help="--live: joint trees on multibodies, or every joint on impulse joints."
+                                        )] = "multibody",
 ) -> None:
     """Write one self-contained HTML page showing the scene's physics and a simulated run.
 
@@ -63,6 +73,9 @@ def view(
         doc, scene = add_ground(doc, scene)
     if not quiet:
         say_hints(src, scene, doc.json)
+    if live:
+        _live(scene, port=port, host=host, rate=rate, engine=engine, joints=joints)
+        return
     # By default a run is embedded, unless nothing in the scene can move (no dynamic or kinematic body).
     seconds = (bake.natural_length(scene) if bake.moving_bodies(scene) else 0.0) if simulate is None else simulate
     if at is not None and at > seconds:
@@ -98,3 +111,26 @@ def _picture(doc: Any, scene: Any, run: dict[str, Any] | None, png: Path, at: fl
         return
     html = page.build_page(doc, scene, bake=run, report=validate_doc(doc))
     headless.screenshot(html, png, at or 0.0)
+
+
+def _live(scene: object, *, port: int, host: str, rate: float, engine: str, joints: str) -> None:
+    """`view --live`: the World on this machine, its page served until Ctrl-C (one line on start, one on stop)."""
+    from ..sim.world import World
+    from .common import UsageError
+    from .options import at_least, choice
+
+    at_least("--rate", rate, 0, "the step rate in Hz", strictly=True)
+    choice("--engine", engine, ["rapier", "mujoco"])
+    choice("--joints", joints, ["multibody", "impulse"])
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: expected 0 (any free port) to 65535")
+    try:
+        from ..view import live
+        from ..view.live import server  # noqa: F401 - the websockets import, checked before any work
+    except ImportError as e:
+        raise UsageError(f"--live needs the live extra ({e.name} is missing): "
+                         "pip install 'gltf-physics[live]'") from None
+    world = World(scene, rate=rate, engine=engine, articulations=joints == "multibody")  # type: ignore[arg-type]
+    live.serve(world, host=host, port=port,
+               announce=lambda url: out.print(f"live at {url} (Ctrl-C stops)", markup=False))
+    out.print("live: stopped", markup=False)

@@ -241,6 +241,20 @@ class World:
             e.pointer = pointer
             raise
 
+    def push(self, node: int, force: Any, point: Any) -> None:
+        """Apply a world force (N, x y z) at a world point (m) to a dynamic body during the next step only:
+        what an interactive grab uses (the live viewer's spring). Other forces on the body are unchanged.
+
+        Raises SimulationError when ``node`` is not a dynamic body or the engine cannot push.
+
+        Example:
+            >>> world.push(3, [0, 20, 0], world.pose(3)[0]); world.step()
+        """
+        push = getattr(self.engine, "push", None)
+        if push is None:
+            raise SimulationError(f"the {self.engine_name} engine cannot push bodies", node=node)
+        push(node, force, point)
+
     def _apply(self, pointer: str, value: Any) -> None:
         target = pointers.resolve(pointer)
         if target.kind == "motion":

@@ -50,9 +50,10 @@ def viewer_bundle() -> str:
 
 def build_page(doc: Document, scene: PhysicsScene, *, simulate: float | None = None,
                report: dict[str, Any] | Any | None = None, rate: float = DEFAULT_RATE,
-               bake: dict[str, Any] | None = None) -> str:
+               bake: dict[str, Any] | None = None, live: dict[str, Any] | None = None) -> str:
     """The page's HTML. ``simulate`` runs the scene for that many seconds and embeds the run and its events
-    (or pass an already recorded ``bake``); ``report`` is a validator Report or its ``to_dict()``."""
+    (or pass an already recorded ``bake``); ``report`` is a validator Report or its ``to_dict()``; ``live``
+    (the live server's ``{"socket": path}``) makes a page that connects back to the server it came from."""
     bundle = viewer_bundle()
     if simulate is not None and bake is None:
         bake = record(scene, simulate, rate=rate)
@@ -67,7 +68,9 @@ def build_page(doc: Document, scene: PhysicsScene, *, simulate: float | None = N
         "report": report,
         "bake": bake,
     }
-    return _html(title, data, bundle)
+    if live is not None:
+        data["live"] = live
+    return _html(title, data, bundle, connect="'self'" if live is not None else "")
 
 
 def write_page(path: str | Path, doc: Document, scene: PhysicsScene, **options: Any) -> Path:
@@ -105,7 +108,7 @@ def _image_data_uri(doc: Document, image: dict[str, Any], pointer: str) -> str:
     return uris.encode_data_uri(data, mime)
 
 
-def _html(title: str, data: dict[str, Any], bundle: str) -> str:
+def _html(title: str, data: dict[str, Any], bundle: str, connect: str = "") -> str:
     # "<" escaped inside the JSON so no string in the file (a node name, a message) can close the script tag.
     payload = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
     if "</script" in bundle.lower() or "<!--" in bundle:
@@ -117,7 +120,7 @@ def _html(title: str, data: dict[str, Any], bundle: str) -> str:
         # No network at view time: the page may load nothing but itself and data:/blob: URLs.
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; "
-        "connect-src data: blob:; worker-src blob:\">\n"
+        f"connect-src {connect + ' ' if connect else ''}data: blob:; worker-src blob:\">\n"
         "</head>\n<body>\n"
         f"<script type=\"application/json\" id=\"gltf-physics-data\">{payload}</script>\n"
         f"<script>{bundle}</script>\n</body>\n</html>\n"

@@ -132,6 +132,7 @@ class RapierWorld:
         self.hooks = link_contacts.install(self, self.joints, self.hooks)
         self.world.physics_hooks = self.hooks
         self.controllers = build_controllers(self, scene)  # gravity volumes, thrusters, vehicles
+        self._pushes: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # node → (force, world point) for one step
 
     # -- the joint interface -------------------------------------------------------------------------
     @property
@@ -376,11 +377,14 @@ class RapierWorld:
                 self.joints.before_step(self.dt)
             for controller in self.controllers:
                 controller.before_step(self.dt)
+            held = self._apply_pushes()
             before = self.time
             self.world.step()
+            self._undo_pushes(held)
             self.substep_count += 1
             self._check_finite()
             self._drain_events(before)
+        self._pushes.clear()  # a push lasts one step (all its substeps)
 
     def _follow_animation(self, t: float) -> None:
         """Aim every animated kinematic body at its sampled pose at ``t`` (the coming step's end)."""
@@ -485,6 +489,35 @@ class RapierWorld:
         return carried_matrix(self.doc_json, self._world_m, self.handle_of, self.pose, node)
 
     # -- runtime changes -----------------------------------------------------------------------------
+    def push(self, node: int, force: Any, point: Any) -> None:
+        """A world force (N) at a world point on a dynamic body for the next step only (a user's grab)."""
+        handle = self.handle_of.get(node)
+        if handle is None or not self.world.rigid_bodies[handle].is_dynamic:
+            raise SimulationError(f"node {node} is not a dynamic body", node=node)
+        f, p = np.asarray(force, dtype=float).reshape(3), np.asarray(point, dtype=float).reshape(3)
+        if not (np.all(np.isfinite(f)) and np.all(np.isfinite(p))):
+            raise SimulationError("a push needs a finite force and point", node=node)
+        self._pushes[node] = (f, p)
+
+    def _apply_pushes(self) -> list[tuple[rp.RigidBody, Any, Any]]:
+        """Add the pending pushes as user forces for one engine step; returns what to put back after it."""
+        held = []
+        for node, (f, p) in self._pushes.items():
+            b = self.world.rigid_bodies[self.handle_of[node]]
+            # Rapier keeps user forces across steps: the body's own (controllers') are restored after the step.
+            held.append((b, b.user_force, b.user_torque))
+            b.add_force_at_point(rp.Vec3(*f.tolist()), rp.Vec3(*p.tolist()), True)
+        if held:
+            self._stale = True
+        return held
+
+    def _undo_pushes(self, held: list[tuple[rp.RigidBody, Any, Any]]) -> None:
+        for b, force, torque in held:
+            b.reset_forces(False)
+            b.reset_torques(False)
+            b.add_force(force, False)
+            b.add_torque(torque, False)
+
     motion_edits = 0  # set_motion calls so far: controllers caching body state re-read it when this moves
 
     def set_motion(self, node: int, field: str, value: Any) -> None:
