@@ -77,6 +77,9 @@ class Engine(Protocol):
     def set_controlled(self, kind: str, index: int, field: str, value: Any) -> None:
         """Apply a pointer of a :data:`CONTROLLED` kind (vehicle, wheel, thruster, hover, gravity) now."""
 
+    def push(self, node: int, force: Any, point: Any) -> None:
+        """Apply ``force`` (N, world) at ``point`` (world) on the body of ``node`` for the next step only."""
+
     def snapshot(self) -> Any:
         """The exact state now, for :meth:`restore` (a run continued from it repeats bit for bit)."""
 

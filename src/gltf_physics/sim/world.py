@@ -250,10 +250,7 @@ class World:
         Example:
             >>> world.push(3, [0, 20, 0], world.pose(3)[0]); world.step()
         """
-        push = getattr(self.engine, "push", None)
-        if push is None:
-            raise SimulationError(f"the {self.engine_name} engine cannot push bodies", node=node)
-        push(node, force, point)
+        self.engine.push(node, force, point)
 
     def _apply(self, pointer: str, value: Any) -> None:
         target = pointers.resolve(pointer)

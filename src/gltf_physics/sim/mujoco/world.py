@@ -213,6 +213,10 @@ class MujocoWorld:
         what = {"hover": "hover thruster", "gravity": "gravity volume"}.get(kind, kind)
         raise SimulationError(f"{what} properties are not simulated on MuJoCo")
 
+    def push(self, node: int, force: Any, point: Any) -> None:
+        """Not offered: the MJCF has no per-step external force on a body here (a live grab needs it)."""
+        raise SimulationError("the mujoco engine cannot push bodies", node=node)
+
     def set_motion(self, node: int, field: str, value: Any) -> None:
         """Velocities (node space, D-9) of a free body, or its gravityFactor, now."""
         if node not in self.handle_of:

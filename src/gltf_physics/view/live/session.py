@@ -159,7 +159,7 @@ class LiveSession:
         """Start pulling ``node`` at world ``point`` (only a dynamic body can be grabbed)."""
         if self.motion.get(node) != MotionType.DYNAMIC.value or node not in self.nodes:
             raise ValueError(f"node {node} is not a dynamic body (kinematic and static bodies cannot be dragged)")
-        if getattr(self.world.engine, "push", None) is None:
+        if self.world.engine_name != "rapier":  # MuJoCo's engine refuses push (sim/mujoco/world.py)
             raise ValueError(f"the {self.world.engine_name} engine cannot push bodies: grabbing needs --engine rapier")
         mp = self.world.mass_properties(node)
         mass = mp.mass if mp is not None and math.isfinite(mp.mass) and mp.mass > 0 else 1.0
