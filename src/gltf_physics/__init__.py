@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from .lazy import exports
 
 __version__ = "0.1.0"
@@ -39,5 +41,6 @@ __getattr__ = exports(__name__, _LAZY)
 
 
 def __dir__() -> list[str]:
-    """The public API (for ``dir(gp)`` and tab completion), whether or not a name was imported yet."""
-    return sorted(set(__all__) | set(globals()))
+    """The public API (for ``dir(gp)`` and tab completion), whether or not a name was imported yet, and the
+    subpackages imported so far; not the helpers this module itself imports."""
+    return sorted({*__all__, *(n for n, v in globals().items() if n.startswith("__") or isinstance(v, ModuleType))})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 
@@ -32,6 +33,7 @@ def listing(package: str, names: list[str]) -> Callable[[], list[str]]:
     the module already holds, so ``dir()`` and tab completion show the API before first use."""
 
     def __dir__() -> list[str]:
-        return sorted(set(names) | set(vars(sys.modules[package])))
+        held = vars(sys.modules[package]).items()
+        return sorted({*names, *(n for n, v in held if n.startswith("__") or isinstance(v, ModuleType))})
 
     return __dir__
