@@ -63,6 +63,7 @@ from ..errors import SimulationError
 from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
 from . import link_contacts
+from .bodies import body_frames, locked_axes, rapier_mass, solver_iterations
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
 from .controllers import build_controllers, controller_of, set_controlled
 from .gravity import GravityVolumes
@@ -71,10 +72,8 @@ from .partners import joint_partners, partner_parent
 from .shapes import collider_builder
 
 EARTH_GRAVITY = (0.0, -9.81, 0.0)
-SOLVER_SUBSTEP_HZ = 240.0  # Rapier's internal solver substep rate at 60 Hz with its default 4 iterations
 _POSE_HEADER = 8  # bytes before the 7 float32 of Isometry3.to_bytes() (quaternion xyzw, translation xyz)
 _ALL_TYPES = rp.ActiveCollisionTypes.all()
-_EYE3 = np.eye(3)
 
 
 class RapierWorld:
@@ -170,7 +169,7 @@ class RapierWorld:
         self._mass_cache: dict[tuple, tuple[MassProperties, rp.MassProperties]] = {}
         self._template: dict[tuple, rp.RigidBodyBuilder] = {}  # keyed by (Rapier mass object, velocities, g)
         ordered = sorted(self.scene.bodies, key=lambda b: b.node)
-        frames, plain = _body_frames(self._world_m, [b.node for b in ordered])
+        frames, plain = body_frames(self._world_m, [b.node for b in ordered])
         if frames:  # every body's colliders placed in one pass (batched relative poses)
             placements = bulk_placements(self.scene, [b.node for b in ordered], rigid_inverses(np.stack(frames)),
                                          self._world_m, self._mesh_source, by_body, self._placed_cache)
@@ -224,7 +223,7 @@ class RapierWorld:
             if builder is None:
                 builder = (rp.RigidBody.dynamic().linvel(linvel).angvel(angvel)
                            .gravity_scale(float(m.gravity_factor)).additional_mass_properties(rapier_mp))
-                locks = _locks(mp)
+                locks = locked_axes(mp)
                 if locks is not None:
                     builder = builder.locked_axes(locks)
                 self._template[key] = builder
@@ -279,7 +278,7 @@ class RapierWorld:
                 parts.append(self._part_cache[id(p)])
             v, com, inertia = combine_parts(parts)
             mp = apply_overrides(body, (v * density, com, inertia * density), self._world_m[body.node])
-            hit = (mp, _rapier_mass(mp))
+            hit = (mp, rapier_mass(mp))
             if key is not None:
                 self._mass_cache[key] = hit
         self.mass_of[body.node] = hit[0]
@@ -560,8 +559,8 @@ class RapierWorld:
         new = MassProperties(mass, old.center_of_mass, tuple(d * k for d in old.inertia_diagonal),  # type: ignore[arg-type]
                              old.inertia_orientation)
         self.mass_of[node] = new
-        b.set_additional_mass_properties(_rapier_mass(new), True)
-        b.locked_axes = _locks(new) or rp.LockedAxes.empty()
+        b.set_additional_mass_properties(rapier_mass(new), True)
+        b.locked_axes = locked_axes(new) or rp.LockedAxes.empty()
         self._assemble_mass(b)  # before the next step: the vehicles and springs read it first
 
     # -- snapshots -----------------------------------------------------------------------------------
@@ -589,47 +588,6 @@ class RapierWorld:
 
 ENGINE = RapierWorld  # what sim.engine.ENGINES names this module for
 
-
-def solver_iterations(frequency: float) -> int:
-    """Rapier solver substeps per step keeping its internal substep at 1/240 s (the 60 Hz default).
-
-    The fidelity case: a 2 m compound body dropped flat from y = 5 onto a box stood at 60 Hz and
-    toppled at 120 Hz. Raw rapier3d does the same: the landing is solved by sequential impulses, the four
-    contact points of the flat face got 2,165 / 11,251 / 3,516 / 3,111 N·s at 120 Hz (substep 1/480 s), an
-    overshoot that bounced the body 1.7 m/s at restitution 0 and spun it over. Neither filters, hooks nor the
-    mass frame take part (the same happens without them). With the solver substep held at 1/240 s it stands
-    at 60, 120 and 240 Hz; an uneven impact from greater heights remains Rapier's (it tips raw Rapier at
-    60 Hz too).
-    """
-    return max(1, round(SOLVER_SUBSTEP_HZ / frequency))
-
-
-def _body_frames(world: list[np.ndarray], nodes: list[int]) -> tuple[list[np.ndarray], list[bool]]:
-    """``body_frame`` of each node's world matrix, and whether it is plain: a matrix with no rotation or
-    scale is its own frame (checked for all nodes at once), so only rotated or scaled nodes pay for a
-    decomposition."""
-    if not nodes:
-        return [], []
-    stack = np.stack([world[n] for n in nodes])
-    plain = (np.all(stack[:, :3, :3] == _EYE3, axis=(1, 2))
-             & np.all(stack[:, 3] == (0.0, 0.0, 0.0, 1.0), axis=1)).tolist()
-    return [stack[i] if ok else body_frame(stack[i]) for i, ok in enumerate(plain)], plain
-
-
-def _rapier_mass(mp: MassProperties) -> rp.MassProperties:
-    """Rapier treats a zero mass / principal inertia as infinite (its inverse is 0)."""
-    mass = 0.0 if math.isinf(mp.mass) else mp.mass
-    inertia = tuple(0.0 if math.isinf(v) else v for v in mp.inertia_diagonal)
-    return rp.MassProperties(mp.center_of_mass, mass, inertia, mp.inertia_orientation)
-
-
-def _locks(mp: MassProperties) -> rp.LockedAxes | None:
-    locks = rp.LockedAxes.empty()
-    if math.isinf(mp.mass):
-        locks = locks | rp.LockedAxes.TRANSLATION_LOCKED
-    if all(math.isinf(v) or v == 0 for v in mp.inertia_diagonal):
-        locks = locks | rp.LockedAxes.ROTATION_LOCKED
-    return None if locks.is_empty() else locks
 
 
 def _vec3(value: Any, field: str, node: int) -> tuple[float, float, float]:
