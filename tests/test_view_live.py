@@ -493,3 +493,14 @@ def test_bad_live_options_are_one_line_and_exit_2(tmp_path):
                           capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert done.returncode == 2 and done.stderr.strip().endswith("--port 70000: expected 0 (any free port) to 65535")
     assert "Traceback" not in done.stderr
+
+
+def test_the_tune_panel_shows_the_mass_the_runtime_uses_when_the_file_gives_none(tmp_path):
+    # A KHR body without mass is weighed from its collider at 1000 kg/m³: the 1 × 0.5 × 1 m box is 500 kg.
+    path = scenes.box_on_ground(tmp_path)
+    gltf = json.loads(path.read_text(encoding="utf-8"))
+    del gltf["nodes"][1]["extensions"]["KHR_physics_rigid_bodies"]["motion"]["mass"]
+    path.write_text(json.dumps(gltf), encoding="utf-8")
+    session = LiveSession(gp.World.from_file(path))
+    [mass] = [s for s in session.settings if s.pointer.endswith("/motion/mass")]
+    assert mass.value == pytest.approx(500.0, rel=1e-12)

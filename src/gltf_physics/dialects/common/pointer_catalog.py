@@ -61,15 +61,17 @@ class VehicleControls:
         return asdict(self)
 
 
-def settable(scene: PhysicsScene, max_bodies: int = MAX_BODIES) -> list[Setting]:
+def settable(scene: PhysicsScene, max_bodies: int = MAX_BODIES,
+             masses: dict[int, float] | None = None) -> list[Setting]:
     """Every pointer of the scene a live tool can set, grouped: drives and limits, vehicles, wheels, gravity
-    volumes, then body motion (of the first ``max_bodies`` dynamic bodies)."""
+    volumes, then body motion (of the first ``max_bodies`` dynamic bodies). ``masses``: body node → the mass the
+    runtime uses, shown for a body whose file gives none (computed from its colliders)."""
     out: list[Setting] = []
     out += _joints(scene)
     out += _vehicles(scene)
     out += _wheels(scene)
     out += _gravity(scene)
-    out += _bodies(scene, max_bodies)
+    out += _bodies(scene, max_bodies, masses or {})
     return out
 
 
@@ -162,12 +164,13 @@ def _gravity(scene: PhysicsScene) -> list[Setting]:
     return out
 
 
-def _bodies(scene: PhysicsScene, max_bodies: int) -> list[Setting]:
+def _bodies(scene: PhysicsScene, max_bodies: int, masses: dict[int, float]) -> list[Setting]:
     out: list[Setting] = []
     dynamic = [b for b in scene.bodies if b.motion.type is MotionType.DYNAMIC and b.pointer]
     for b in dynamic[:max_bodies]:
         m, group = b.motion, f"body #{b.node}"
-        mass = m.mass if m.mass is not None and math.isfinite(m.mass) else 1.0
+        mass = m.mass if m.mass is not None else masses.get(b.node, 1.0)
+        mass = mass if math.isfinite(mass) and mass > 0 else 1.0
         out += [Setting(f"{b.pointer}/gravityFactor", group, "gravity factor", "number", m.gravity_factor, -2.0,
                         4.0, "", b.node),
                 Setting(f"{b.pointer}/mass", group, "mass", "number", mass, 0.01, max(10.0, 10 * mass), "kg",

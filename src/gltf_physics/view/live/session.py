@@ -60,7 +60,7 @@ class LiveSession:
         self.start = self.world.snapshot()
         self.nodes = [int(n) for n in self.world.nodes]
         self.motion = {b.node: b.motion.type.value for b in scene.bodies}
-        self.settings = settable(scene)
+        self.settings = settable(scene, masses=self._masses())
         self.controls = vehicle_controls(scene)
         self.paused = False
         self.speed = 1.0
@@ -154,6 +154,15 @@ class LiveSession:
         self.set(c.linear_activation, [0.0, 0.0, throttle])
         self.set(c.angular_activation, [0.0, max(-1.0, min(1.0, steer)), 0.0])
         self.set(c.linear_dampeners, True if brake else c.dampeners_default)
+
+    def _masses(self) -> dict[int, float]:
+        """The mass the runtime uses for each body (computed from its colliders where the file gives none)."""
+        out = {}
+        for b in self.scene.bodies:
+            mp = self.world.mass_properties(b.node)
+            if mp is not None:
+                out[b.node] = mp.mass
+        return out
 
     def grab(self, client: int, node: int, point: list[float]) -> None:
         """Start pulling ``node`` at world ``point`` (only a dynamic body can be grabbed)."""
