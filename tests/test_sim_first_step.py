@@ -159,3 +159,16 @@ def test_impulse_joint_force_drive_pushes_on_the_first_step():
     w = World(scene, articulations=False)
     w.run(DT)
     assert velocity(w)[0] == pytest.approx(-50.0 * 0.1 * DT / 2.0, rel=1e-4)
+
+
+@pytest.mark.parametrize("mass", [0, -0.0])
+def test_a_massless_colliderless_chassis_on_its_wheel_stays_put(tmp_path, mass):
+    # An OMI mass of 0 with no collider to weigh: Rapier reads the zero mass and inertia as infinite, so the wheel
+    # controller is skipped as for an infinite mass (its rolling friction divided by the zero response: NaN).
+    gltf = json.loads(json.dumps(COLLIDERLESS_VEHICLE))
+    gltf["nodes"][0]["extensions"]["OMI_physics_body"]["motion"]["mass"] = mass
+    path = tmp_path / "massless.gltf"
+    path.write_text(json.dumps(gltf), encoding="utf-8")
+    w = World.from_file(path)
+    w.run(0.5)
+    assert w.pose(0)[0].tolist() == [0.0, 0.0, 0.0]

@@ -313,7 +313,9 @@ class _WheelInputs:
 
 def _immovable(mp: MassProperties | None) -> bool:
     """Infinite mass and inertia on every axis (a KHR mass and inertia of 0): no wheel impulse can move it."""
-    return mp is not None and math.isinf(mp.mass) and all(math.isinf(v) or v == 0.0 for v in mp.inertia_diagonal)
+    # Rapier reads a zero mass or inertia as infinite, as it does an infinite one (sim/rapier/bodies.py).
+    return mp is not None and (math.isinf(mp.mass) or mp.mass == 0.0) and all(
+        math.isinf(v) or v == 0.0 for v in mp.inertia_diagonal)
 
 
 def _friction(materials: list[PhysicsMaterial], index: int | None) -> float:
