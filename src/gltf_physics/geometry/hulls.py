@@ -62,9 +62,16 @@ def hull_triangles(points: np.ndarray) -> np.ndarray:
     if len(p) < 4 or not np.isfinite(p).all():
         return np.zeros((0, 3), dtype=np.int64)
     qh = _qhull(p)
-    if qh is None or qh.volume <= 1e-12 * float(np.ptp(p, axis=0).max()) ** 3:
+    if qh is None or _flat(qh.volume, p):
         return np.zeros((0, 3), dtype=np.int64)
     return _outward(p, qh.simplices.astype(np.int64), qh.equations[:, :3])
+
+
+def _flat(volume: float, p: np.ndarray) -> bool:
+    """A hull too thin to hold a volume: under 1e-12 of its extent cubed (divided, never cubed: an extent near
+    the float limit would overflow)."""
+    extent = float(np.ptp(p, axis=0).max())
+    return extent == 0.0 or volume / extent / extent / extent <= 1e-12
 
 
 def _outward(p: np.ndarray, simplices: np.ndarray, normals: np.ndarray) -> np.ndarray:
@@ -82,7 +89,7 @@ def convex_hull(points: np.ndarray) -> Hull | None:
     if len(p) < 4 or not np.isfinite(p).all():
         return None
     qh = _qhull(p)
-    if qh is None or qh.volume <= 1e-12 * float(np.ptp(p, axis=0).max()) ** 3:
+    if qh is None or _flat(qh.volume, p):
         return None
     tris = _outward(p, qh.simplices.astype(np.int64), qh.equations[:, :3])
     used, remap = np.unique(tris, return_inverse=True)

@@ -20,6 +20,7 @@ from ..model import PhysicsScene
 
 _MAX_REPORTED = 100
 _ORDINARY = 1e6  # a physics number up to this magnitude cannot overflow the engine's first step on its own
+_TINY = 1e-12  # a non-zero magnitude below this (a denormal mass) has an inverse the engine cannot hold
 _TRANSFORM = ("translation", "rotation", "scale", "matrix")
 
 
@@ -36,8 +37,8 @@ def check(scene: PhysicsScene, gltf: dict[str, Any], emit: Emit) -> None:
 
 def _extraordinary(gltf: dict[str, Any]) -> bool:
     """Whether any number in the document's or a node's physics extensions, or in a node's transform, is beyond
-    :data:`_ORDINARY` in magnitude (NaN included: it fails the comparison). Compared, never converted: an
-    integer of any size compares exactly with a float."""
+    :data:`_ORDINARY` or, not zero, below :data:`_TINY` in magnitude (NaN included: it fails the comparison).
+    Compared, never converted: an integer of any size compares exactly with a float."""
     stack: list[Any] = []
     ext = gltf.get("extensions")
     if isinstance(ext, dict):
@@ -56,7 +57,8 @@ def _extraordinary(gltf: dict[str, Any]) -> bool:
             stack += value.values()
         elif isinstance(value, list):
             stack += value
-        elif isinstance(value, (int, float)) and not isinstance(value, bool) and not abs(value) <= _ORDINARY:
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and (
+                not abs(value) <= _ORDINARY or 0 < abs(value) < _TINY):
             return True
     return False
 
