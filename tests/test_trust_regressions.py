@@ -148,3 +148,14 @@ def test_a_broken_mesh_index_error_line_starts_with_the_file(tmp_path: Path, arg
     code, output = run(*argv)
     assert code == 2
     assert output.strip() == f"{path}: /meshes/{mesh}/primitives/0/indices: index 555 ≥ vertex count 3"
+
+
+# Found by the 20,000-case property run after the six: a hull whose extent is near the float limit -------------
+
+
+def test_a_hull_at_the_float_limit_is_no_hull_and_raises_nothing() -> None:
+    from gltf_physics.geometry.hulls import convex_hull, hull_triangles
+
+    huge = np.array([[0, 0, 0], [1.7e308, 0, 0], [0, 1.7e308, 0], [0, 0, 1.7e308], [1e308, 1e308, 1e308]])
+    assert hull_triangles(huge).shape == (0, 3)  # raised OverflowError: the flatness test cubed the extent
+    assert convex_hull(huge) is None
