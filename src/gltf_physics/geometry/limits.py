@@ -36,10 +36,14 @@ from ..model.scene import PhysicsScene
 from ..model.shapes import Box, Capsule, Cylinder, Sphere
 from .placement import MeshSource, PlacedShape, document_mesh_source, place_shape
 
+_LAST_ROW = np.array([0.0, 0.0, 0.0, 1.0])
+# A last row other than (0, 0, 0, 1) is a projective transform glTF does not allow (NODE_MATRIX_NON_TRS); the
+# engines take only the affine part, and a shape squashed by it breaks their hull builders.
+_NOT_AFFINE = "world transform is not affine (a node matrix's last row is not 0, 0, 0, 1)"
 Problem = tuple[int, str, str]  # (node, JSON pointer, message)
 
 MAX_EXTENT = 1.0e5  # m: 100 km, far beyond any scene float32 can resolve to the millimetre
-_FLAT = 1e-9  # relative singular value below which hull points count as lying on a line
+_FLAT = 1e-6  # relative singular value below which hull points lie on a line for a 32-bit engine (f32: ~1.2e-7)
 _ORDINARY = 1e-3  # sizes and scales the fast path takes (1 mm, 1/1000): anything smaller gets the exact check
 _CONDITIONED = 1e-3  # the fast path's least |det| / (product of column lengths) of a node's 3×3: less is near-flat
 
@@ -122,10 +126,13 @@ def _bodies(scene: PhysicsScene, world: list[np.ndarray]) -> Iterator[Problem]:
     # the node transforms of all bodies checked at once (a scene of 20,000 bodies: one NumPy pass, not 40,000)
     m = np.stack([_matrix(world, body.node) for body in scene.bodies])
     finite = np.isfinite(m).all(axis=(1, 2)).tolist()
+    affine = (m[:, 3] == _LAST_ROW).all(axis=1).tolist()
     far = (np.abs(m[:, :3, 3]).max(axis=1) > MAX_EXTENT).tolist()
-    for body, ok, beyond in zip(scene.bodies, finite, far, strict=True):
+    for body, ok, plain, beyond in zip(scene.bodies, finite, affine, far, strict=True):
         if not ok:
             yield body.node, body.pointer, f"body node {body.node}: its world transform is not finite"
+        elif not plain:
+            yield body.node, body.pointer, f"body node {body.node}: {_NOT_AFFINE}"
         elif beyond:
             yield body.node, body.pointer, f"body node {body.node}: it lies beyond {MAX_EXTENT:g} m from the origin"
         for message in _motion_problems(body.motion):
@@ -179,7 +186,7 @@ def _clearly_fine(shapes: list[Any], matrices: list[np.ndarray]) -> np.ndarray:
     smallest = np.array([min(v) if ok else math.nan for v, ok in zip(values, fine, strict=True)], dtype=float)
     m = np.asarray(matrices, dtype=float)
     with np.errstate(all="ignore"):
-        finite = np.isfinite(m).all(axis=(1, 2))
+        finite = np.isfinite(m).all(axis=(1, 2)) & (m[:, 3] == _LAST_ROW).all(axis=1)
         position = np.abs(m[:, :3, 3]).max(axis=1)
         columns = np.linalg.norm(m[:, :3, :3], axis=1)
         within = position + 2.0 * largest * columns.max(axis=1) <= MAX_EXTENT
@@ -211,6 +218,8 @@ def _placed(shape: Any, world: np.ndarray, mesh_source: MeshSource | None,
     shape_pointer = getattr(shape, "pointer", "") or pointer
     if not np.isfinite(world).all():
         return pointer, "its node's world transform is not finite"
+    if (world[3] != _LAST_ROW).any():
+        return pointer, f"its node's {_NOT_AFFINE}"
     try:
         placed = place_shape(shape, world, mesh_source)
     except GltfError as err:  # the mesh it names cannot be read: that error's own pointer says where
