@@ -47,6 +47,8 @@ def _extraordinary(gltf: dict[str, Any]) -> bool:
     for node in nodes if isinstance(nodes, list) else ():
         if not isinstance(node, dict):
             continue
+        if _not_trs(node.get("matrix")):
+            return True  # a squashed or sheared shape the engine's hull builder may refuse
         node_ext = node.get("extensions")
         if isinstance(node_ext, dict):
             stack += [v for k, v in node_ext.items() if k in PHYSICS_EXTENSIONS]
@@ -61,6 +63,16 @@ def _extraordinary(gltf: dict[str, Any]) -> bool:
                 not abs(value) <= _ORDINARY or 0 < abs(value) < _TINY):
             return True
     return False
+
+
+def _not_trs(matrix: Any) -> bool:
+    """A node matrix of 16 plain numbers that is not a translation·rotation·scale (NODE_MATRIX_NON_TRS)."""
+    if not (isinstance(matrix, list) and len(matrix) == 16 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 1e300 for v in matrix)):
+        return False  # malformed or extraordinary: the core checks and the magnitude test see to those
+    from ..gltf.transforms import non_trs_reason
+
+    return non_trs_reason([float(v) for v in matrix]) is not None
 
 
 def _first_step(scene: PhysicsScene, emit: Emit) -> None:

@@ -16,14 +16,23 @@ import rapier3d as rp
 
 from ...geometry.placement import PlacedShape
 from ...geometry.tessellation import capsule_points, cylinder_points
+from ..errors import SimulationError, first_line
 
 PLANE_THICKNESS = 0.01  # m
 BIG = 1.0e4  # m, half extent of a double-sided infinite plane
 
 
-def collider_builder(p: PlacedShape) -> rp.ColliderBuilder:
-    """A builder with the shape and its pose in the parent frame (the caller sets mass, material, flags)."""
-    shape, offset = _shape(p)
+def collider_builder(p: PlacedShape, pointer: str | None = None, node: int | None = None) -> rp.ColliderBuilder:
+    """A builder with the shape and its pose in the parent frame (the caller sets mass, material, flags).
+
+    A point set Rapier's hull builder refuses (points a float32 engine sees on one line, though the pre-build
+    check saw a sliver of volume) is a SimulationError naming the collider's ``pointer``.
+    """
+    try:
+        shape, offset = _shape(p)
+    except rp.MeshConversionError as e:
+        raise SimulationError(f"the collider shape on node {node} cannot be built by the engine: "
+                              f"{first_line(str(e))}", node=node, pointer=pointer) from e
     pose = (tuple(np.asarray(p.translation) + _rotate(p.rotation, offset)), p.rotation)
     return rp.Collider.new(shape).position(pose)
 

@@ -304,8 +304,8 @@ class RapierWorld:
             b = builders.get(key)
             if b is None:
                 friction, restitution, f_rule, r_rule = carried[col.material]
-                b = (collider_builder(placed).density(0.0).friction(friction).restitution(restitution)
-                     .friction_combine_rule(f_rule).restitution_combine_rule(r_rule))
+                b = (collider_builder(placed, col.pointer, col.node).density(0.0).friction(friction)
+                     .restitution(restitution).friction_combine_rule(f_rule).restitution_combine_rule(r_rule))
                 hooks = rp.ActiveHooks.NONE
                 if col.material in flagged:
                     hooks = hooks | rp.ActiveHooks.MODIFY_SOLVER_CONTACTS
@@ -348,7 +348,7 @@ class RapierWorld:
                 continue
             node, compound_filter = owner.get(trig.node, (trig.node, None))
             key = trig.filter if trig.filter is not None else compound_filter
-            b = (collider_builder(placed).density(0.0).sensor(True)
+            b = (collider_builder(placed, trig.pointer, trig.node).density(0.0).sensor(True)
                  .active_events(rp.ActiveEvents.COLLISION_EVENTS).active_collision_types(_ALL_TYPES))
             b, hooks = self._filter(b, key, rp.ActiveHooks.NONE)
             if not hooks.is_empty():
