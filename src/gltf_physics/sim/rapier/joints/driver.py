@@ -7,7 +7,7 @@ concern a file:
 - ``multibody.py``: joint trees on Rapier's multibody links (native limits, soft limits and drives);
 - ``rows.py``: every other joint's hard limits as rows of Rapier impulse joints;
 - ``aimed.py``: hard limits on metrics Rapier has no row for, re-aimed before every step;
-- ``springs.py``: soft limits and drives of impulse joints, applied as impulses before every step;
+- ``springs.py``: soft limits and drives of impulse joints, applied as impulses before every step (one NumPy pass);
 - ``edits.py``: run-time changes (``JointDriver.set``);
 - ``common.py``: the per-joint records, pose math and the KHR limit metric they share.
 """

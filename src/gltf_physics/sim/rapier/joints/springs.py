@@ -16,7 +16,10 @@ effective mass or inertia, ``_dof_mass``) is scaled down just enough to stay sta
   stiffness term; positionTarget without velocityTarget ⇒ velocityTarget 0 (D-11); neither ⇒ inert.
   ``acceleration`` mode multiplies stiffness and damping by M, so the motion is independent of the masses.
 
-Joints on multibody links (``multibody.py``) have native motors instead.
+Every live spring of the world is stepped in one NumPy pass (:class:`_SpringBatch`): the bodies' poses read in
+bulk (the world's pose cache), every metric, rate, effective mass and impulse computed at once, the impulses
+summed per body and applied with one call per body and kind. The springs' last metrics (their rates) go into
+snapshots. Joints on multibody links (``multibody.py``) have native motors instead.
 """
 
 from __future__ import annotations
