@@ -296,20 +296,20 @@ class _SpringBatch:
         joint locks rotation, otherwise 1/(1/m + (r×e)ᵀ·I⁻¹·(r×e)). The two bodies act in series:
         1/M = 1/M_A + 1/M_B; a fixed or kinematic body adds nothing.
         """
-        frame = _qmat(_qmul(body_q, bd.frame))  # world axes of the principal inertia (B, 3, 3)
-        inertia = np.einsum("bij,bj,bkj->bik", frame, bd.d, frame)
-        inv_inertia = np.einsum("bij,bj,bkj->bik", frame, bd.inv_d, frame)
+        frame = _qmat(_qmul(body_q, bd.frame))  # world axes of the principal inertia (B, 3, 3), as columns
         inv = np.zeros(len(e))
         for rows in (self.row_a, self.row_b):
             m = bd.mass[rows]
             live = bd.dynamic[rows] & (m > 0)
             safe_m = np.where(live, m, 1.0)
             rxe = np.cross(point - com[rows], e)
-            pinned_turn = 1.0 / np.maximum(np.einsum("ni,nij,nj->n", e, inertia[rows], e)
-                                           + safe_m * np.einsum("ni,ni->n", rxe, rxe), 1e-12)
-            free_turn = np.einsum("ni,nij,nj->n", e, inv_inertia[rows], e)
-            slide = 1.0 / safe_m + np.where(self.rot_locked, 0.0,
-                                            np.einsum("ni,nij,nj->n", rxe, inv_inertia[rows], rxe))
+            # Quadratic forms in the principal frame: vᵀ·I·v = Σ d_j·(Fᵀv)_j², vᵀ·I⁻¹·v = Σ (1/d_j)·(Fᵀv)_j².
+            e_p = (e[:, None, :] @ frame[rows])[:, 0, :]
+            r_p = (rxe[:, None, :] @ frame[rows])[:, 0, :]
+            d, inv_d = bd.d[rows], bd.inv_d[rows]
+            pinned_turn = 1.0 / np.maximum((d * e_p * e_p).sum(axis=1) + safe_m * (rxe * rxe).sum(axis=1), 1e-12)
+            free_turn = (inv_d * e_p * e_p).sum(axis=1)
+            slide = 1.0 / safe_m + np.where(self.rot_locked, 0.0, (inv_d * r_p * r_p).sum(axis=1))
             term = np.where(self.angular, np.where(self.pinned, pinned_turn, free_turn), slide)
             inv += np.where(live, term, 0.0)
         return np.where(inv > 0, 1.0 / np.where(inv > 0, inv, 1.0), 0.0)
@@ -347,11 +347,14 @@ class _SpringBatch:
             torque = np.where(linear[:, None], np.cross(point - com[rows], j), j)
             np.add.at(ang, rows[sel], torque[sel])
             touched[rows[sel]] = True
+        has_lin = touched & (lin != 0).any(axis=1)
+        has_ang = touched & ((ang != 0).any(axis=1) | ~has_lin)  # a touched body is woken even if its sum is 0
         objects = bd.objects
-        has_lin, has_ang = (lin != 0).any(axis=1), (ang != 0).any(axis=1)
-        for i in np.flatnonzero(touched).tolist():
-            rb = objects[i]
-            if has_lin[i]:
-                rb.apply_impulse(tuple(lin[i].tolist()), True)
-            if has_ang[i] or not has_lin[i]:  # a touched body is woken even when its impulses cancel
-                rb.apply_torque_impulse(tuple(ang[i].tolist()), True)
+        # Tuples built in bulk, one call per body and kind: the binding reads a tuple fastest (measured: 0.15 µs
+        # a call against 0.30 for a list and 0.43 for a Vec3) and has no batch call.
+        idx = np.flatnonzero(has_lin).tolist()
+        for rb, v in zip([objects[i] for i in idx], map(tuple, lin[idx].tolist()), strict=True):
+            rb.apply_impulse(v, True)
+        idx = np.flatnonzero(has_ang).tolist()
+        for rb, v in zip([objects[i] for i in idx], map(tuple, ang[idx].tolist()), strict=True):
+            rb.apply_torque_impulse(v, True)
