@@ -28,8 +28,10 @@ def hinge(axis: int) -> tuple[JointLimit, ...]:
             JointLimit(angular_axes=tuple(a for a in range(3) if a != axis), min=0.0, max=0.0))
 
 
-def post_scene(links: int, limits: tuple[JointLimit, ...], drives: tuple[JointDrive, ...] = ()) -> PhysicsScene:
-    """A kinematic post at the origin moving at SPEED along X, with a chain of ``links`` links along +X."""
+def post_scene(links: int, limits: tuple[JointLimit, ...], drives: tuple[JointDrive, ...] = (),
+               thickness: float = 0.02) -> PhysicsScene:
+    """A kinematic post at the origin moving at SPEED along X, with a chain of ``links`` links along +X (boxes
+    ARM × ``thickness`` × ``thickness``)."""
     nodes: list[dict] = [{"translation": [0.0, 0.0, 0.0]}]
     bodies = [Body(0, Motion(type=MotionType.KINEMATIC, linear_velocity=(SPEED, 0.0, 0.0)))]
     colliders = [Collider(0, Box((0.05, 0.05, 0.05)), body=0)]
@@ -37,7 +39,7 @@ def post_scene(links: int, limits: tuple[JointLimit, ...], drives: tuple[JointDr
     for i in range(1, links + 1):
         nodes.append({"translation": [ARM * (i - 0.5), 0.0, 0.0]})
         bodies.append(Body(i, Motion(mass=1.0)))
-        colliders.append(Collider(i, Box((ARM, 0.02, 0.02)), body=i))
+        colliders.append(Collider(i, Box((ARM, thickness, thickness)), body=i))
         frame_a = Pose() if i == 1 else Pose((ARM / 2, 0.0, 0.0))  # frame A on the parent: + is the link's way
         joints.append(Joint(i - 1, frame_a, i, Pose((-ARM / 2, 0.0, 0.0)), limits=limits, drives=drives,
                             node=i - 1, connected_node=i))
@@ -125,3 +127,21 @@ def test_snapshot_restore_replays_the_springs_exactly() -> None:
     second = run(30)
     on_impulse_springs(w, 6)
     assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
+
+
+def test_total_rotation_limit_holds_against_a_drive_beside_it() -> None:
+    # A ball joint with a 3-axis (total rotation) hard limit of 0.4 rad and a force-mode drive about Z pushing
+    # toward 1.0 rad (the link 0.5 × 0.2 × 0.2 m): the aimed row, turned in the aimed batch beside the spring
+    # batch, stops the link at the bound within the aimed rows' 1.5° allowance (JOINT-6, KHR total rotation).
+    limit = JointLimit(angular_axes=(0, 1, 2), min=0.0, max=0.4)
+    drive = JointDrive(DriveType.ANGULAR, DriveMode.FORCE, 2, position_target=1.0, stiffness=40.0, damping=1.0)
+    pin = JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0)
+    w = World(post_scene(1, (pin, limit), (drive,), thickness=0.2), rate=60)
+    worst = 0.0
+    for _ in range(120):
+        w.step()
+        q = w.pose(1)[1]  # the post does not turn: the link's rotation is the joint's relative rotation
+        worst = max(worst, 2.0 * math.atan2(float(np.linalg.norm(q[:3])), abs(float(q[3]))))
+    on_impulse_springs(w, 1)
+    assert w.engine.joints._bulk is not None and len(w.engine.joints._bulk.items) == 1
+    assert 0.39 <= worst <= 0.4 + math.radians(1.5)
