@@ -5,7 +5,12 @@ as an impulse pair on the two bodies before each step — not Rapier's joint sof
 axis of the joint, docs/semantics.md), and not Rapier motors: a motor row sees only its own body's inertia about
 the centre of mass, not the pin that turns it about the anchor, so with a point-like bob on a pin
 (measured here) a force-based velocity motor delivered ~5 % of its torque per step and a soft hinge limit
-of k = 981 N·m/rad sagged 0.79 rad instead of τ/k = 0.01 rad. The impulse is the force
+of k = 981 N·m/rad sagged 0.79 rad instead of τ/k = 0.01 rad. Measured again on fixed and kinematic bases
+(single joints, 60 Hz, default solver iterations): a force-based position motor as a soft limit sags 13 % (k = 100)
+to 79 % (k = 981) too far on a 0.5 m box and 20–45× on a point bob, and as a position drive under gravity holds
+40 % off its static balance; an acceleration-based velocity motor scales by the row's inertia about the centre
+of mass (a pinned box: a quarter of the rate). Only unloaded cases match (a position drive's period; a velocity
+drive as a force-based motor with damping c·M, within 0.3 % of ω*(1 − e^(−t))). The impulse is the force
 k·(x* − x) + c·(v* − v) times dt (x = the KHR metric, v = its rate over the last step), clamped to
 |force| ≤ maxForce; a spring too stiff for symplectic Euler on that DoF (dt²·k/M + 2·dt·c/M > 2, M its
 effective mass or inertia, ``_dof_mass``) is scaled down just enough to stay stable.
