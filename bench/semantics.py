@@ -479,7 +479,9 @@ def post_rows(reps: int, steps: int, budget: float) -> None:
             measure(f"{family.upper()} {CHAINS} chains × {LINKS} links on static posts (child nodes), {label}",
                     lambda k=kind, f=family: post_chain_scene(k, f), lambda k=kind: raw_post_chains(k, multibody=False),
                     reps, steps, budget, lambda k=kind: raw_post_chains(k))
-        for kind, label in (("hard", "hard limits"), ("drive-force", "drives: position target, force mode")):
+        for kind, label in (("hard", "hard limits"), ("soft", "soft limits"),
+                            ("drive-force", "drives: position target, force mode"),
+                            ("drive-accel", "drives: velocity target, acceleration mode")):
             moving = "moving at 0.5 m/s" if family == "khr" else "OMI kinematic: still without an animation"
             measure(f"{family.upper()} {CHAINS} chains × {LINKS} links on kinematic posts ({moving}), {label}",
                     lambda k=kind, f=family: post_chain_scene(k, f, MotionType.KINEMATIC),

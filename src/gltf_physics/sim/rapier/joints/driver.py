@@ -7,7 +7,7 @@ concern a file:
 - ``multibody.py``: joint trees on Rapier's multibody links (native limits, soft limits and drives);
 - ``rows.py``: every other joint's hard limits as rows of Rapier impulse joints;
 - ``aimed.py``: hard limits on metrics Rapier has no row for, re-aimed before every step;
-- ``springs.py``: soft limits and drives of impulse joints, applied as impulses before every step;
+- ``springs.py``: soft limits and drives of impulse joints, applied as impulses before every step (one NumPy pass);
 - ``edits.py``: run-time changes (``JointDriver.set``);
 - ``common.py``: the per-joint records, pose math and the KHR limit metric they share.
 """
@@ -16,17 +16,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import rapier3d as r
 
 from ....model.joints import Joint, Pose
 from ....model.scene import PhysicsScene
 from .. import articulations
 from .aimed import _aim, _AimedBatch
-from .common import _Built, _data, _frame_world
+from .common import _Aimed, _Built, _data, _frame_world
 from .edits import apply_edit
 from .multibody import _articulate, _child_on_b, _plan_trees
 from .rows import _add_aimed, _add_limit, _add_part, _side, _split
-from .springs import _drive_spring, _live, _spring_step
+from .springs import _drive_spring, _live, _SpringBatch
 
 
 class JointDriver:
@@ -41,9 +42,9 @@ class JointDriver:
         self.soft = articulations.SoftLimits()  # soft limits of multibody links
         self.built: dict[int, _Built] = {}  # model joint index → its Rapier rows and springs
         self.notes: list[str] = []
-        self._needy: list[_Built] | None = None  # joints with per-step work; None: recompute
-        self._bulk: _AimedBatch | None = None  # angular aimed rows of spring-free joints (vectorised)
-        self._bulk_ids: set[int] = set()
+        self._needy: list[tuple[_Built, _Aimed]] | None = None  # linear aimed rows; None: re-plan (_plan_step)
+        self._bulk: _AimedBatch | None = None  # every angular aimed row (vectorised)
+        self._springs: _SpringBatch | None = None  # every live spring (vectorised)
         self.version = 0  # counts joint (re)builds: link_contacts re-reads the multibody links when it moves
 
     def handles(self, joint_index: int) -> list[Any]:
@@ -59,25 +60,29 @@ class JointDriver:
     def before_step(self, dt: float) -> None:
         self.soft.before_step(self.rw)
         if self._needy is None:  # joints whose rows are all Rapier's own need nothing per step
-            needy = [b for b in self.built.values() if b.aimed or any(_live(s) for s in b.springs)]
-            # Joints whose only per-step work is angular aimed rows are aimed together in NumPy.
-            items = [(b, a) for b in needy if not any(_live(s) for s in b.springs)
-                     for a in b.aimed if a.kind == "angular"]
-            self._bulk = _AimedBatch(items) if items else None
-            bulk = {id(b) for b, _ in items}
-            self._needy = [b for b in needy if id(b) not in bulk
-                           or any(a.kind != "angular" for a in b.aimed)]
-            self._bulk_ids = bulk
+            self._plan_step()
         if self._bulk is not None:
             self._bulk.aim(self.rw)
-        for b in self._needy:
-            fa, fb = _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
-            for a in b.aimed:
-                if id(b) in self._bulk_ids and a.kind == "angular":
-                    continue
-                _aim(self.rw, b, a, fa, fb)
-            for s in b.springs:
-                _spring_step(self.rw, b, s, fa, fb, dt)
+        for b, a in self._needy or ():  # linear aimed rows (a distance with a minimum > 0): rare, one by one
+            _aim(self.rw, b, a, _frame_world(self.rw, b.a), _frame_world(self.rw, b.b))
+        if self._springs is not None:
+            self._springs.step(self.rw, dt)
+
+    def _plan_step(self) -> None:
+        """Group the per-step work: every angular aimed row in one NumPy batch, every live spring in another."""
+        joints = list(self.built.values())
+        items = [(b, a) for b in joints for a in b.aimed if a.kind == "angular"]
+        self._bulk = _AimedBatch(items) if items else None
+        self._needy = [(b, a) for b in joints for a in b.aimed if a.kind != "angular"]
+        springs = [(b, s) for b in joints for s in b.springs if _live(s)]
+        self._springs = _SpringBatch(springs) if springs else None
+
+    def _invalidate(self) -> None:
+        """The joints or their springs changed: re-plan before the next step, the springs' rates kept."""
+        if self._springs is not None:
+            self._springs.store()
+        self._springs = None
+        self._needy = None
 
     def set(self, joint_index: int, field_path: tuple[Any, ...], value: Any) -> None:
         """Change a drive or limit value of a model joint at run time (names: ``edits.py``).
@@ -87,15 +92,22 @@ class JointDriver:
         apply_edit(self, joint_index, field_path, value)
 
     def state(self) -> Any:
-        """What a snapshot must keep beside the engine's bytes: the aimed rows' per-step bookkeeping."""
-        return self._bulk.state() if self._bulk is not None else None
+        """What a snapshot must keep beside the engine's bytes: the aimed rows' per-step bookkeeping and the
+        springs' last metrics (their rates)."""
+        aimed = self._bulk.state() if self._bulk is not None else None
+        return aimed, (self._springs.prev.copy() if self._springs is not None else None)
 
     def restored(self, state: Any = None) -> None:
         """The world was restored from a snapshot: soft-limit motors are re-set from the restored state, and the
-        aimed rows' bookkeeping is the snapshot's (``state``), so the run repeats bit for bit."""
+        aimed rows' bookkeeping and the springs' rates are the snapshot's (``state``), so the run repeats bit for
+        bit."""
         self.soft.invalidate()
+        aimed, springs = state if isinstance(state, tuple) and len(state) == 2 else (None, None)
         if self._bulk is not None:
-            self._bulk.restore(state)
+            self._bulk.restore(aimed)
+        if self._springs is not None:
+            fits = springs is not None and len(springs) == len(self._springs.prev)
+            self._springs.prev = springs.copy() if fits else np.full(len(self._springs.prev), np.nan)
 
     def velocity_set(self, body: Any, angular: bool) -> None:
         """A body's linear or ``angular`` velocity was set (``World.set``): when it is a multibody link, turn
@@ -115,7 +127,7 @@ class JointDriver:
         self._add(joint_index, joint)
 
     def _add(self, index: int, joint: Joint) -> None:
-        self._needy = None
+        self._invalidate()
         self.version += 1
         if joint.body_a is None and joint.body_b is None:
             self.notes.append(f"joint {index}: neither side has a body; ignored")

@@ -65,10 +65,10 @@ def apply_edit(driver: Any, joint_index: int, field_path: tuple[Any, ...], value
             articulations.set_drive(driver.rw, b.multibody, b.plan, b.joint, i)
             _wake(driver.rw, b)
             return
+        driver._invalidate()  # the springs' rates back in their records first
         if not _live(b.springs[i]):
             b.springs[i].prev = None  # was not measured while inert (see _live)
         b.springs[i].drive = drives[i]
-        driver._needy = None
         _wake(driver.rw, b)
     elif kind == "limits":
         i, name = int(field_path[1]), str(field_path[2])
