@@ -31,7 +31,7 @@ def check(scene: PhysicsScene, gltf: dict[str, Any], emit: Emit) -> None:
         if count > _MAX_REPORTED:
             return
         emit("GLTF-SIMULATE", pointer, f"{message}; the simulation refuses this file")
-    if count == 0 and scene.bodies and _extraordinary(gltf):
+    if count == 0 and _extraordinary(gltf):
         _first_step(scene, emit)
 
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 import rapier3d as rp
 
+from ...geometry.hulls import convex_hull
 from ...geometry.placement import PlacedShape
 from ...geometry.tessellation import capsule_points, cylinder_points
 from ..errors import SimulationError, first_line
@@ -49,17 +50,32 @@ def _shape(p: PlacedShape) -> tuple[rp.SharedShape, np.ndarray]:
         hh, rb, rt = params
         if rb == rt:
             return rp.SharedShape.capsule_y(hh, rb), zero
-        return rp.SharedShape.convex_hull(capsule_points(hh, rb, rt)), zero
+        return _hull(capsule_points(hh, rb, rt)), zero
     if p.kind == "cylinder":
         return _cylinder(*params), zero
     if p.kind == "plane":
         return _plane(*params)
     if p.kind == "convex":
-        return rp.SharedShape.convex_hull(np.ascontiguousarray(p.points, dtype=np.float64)), zero
+        return _hull(p.points), zero
     if p.kind == "trimesh":
         return rp.SharedShape.trimesh(np.ascontiguousarray(p.points, dtype=np.float64),
                                       np.ascontiguousarray(p.triangles, dtype=np.uint32)), zero
     raise ValueError(f"unknown placed shape kind {p.kind!r}")
+
+
+def _hull(points: np.ndarray) -> rp.SharedShape:
+    """Rapier's own hull of ``points``; where its float32 hull builder gives up on a thin sliver (a shape squashed
+    by a tiny scale, whose failures measured here do not follow any thickness threshold), the same hull from
+    qhull handed over as a convex mesh."""
+    pts = np.ascontiguousarray(points, dtype=np.float64)
+    try:
+        return rp.SharedShape.convex_hull(pts)
+    except rp.MeshConversionError:
+        hull = convex_hull(pts)
+        if hull is None:
+            raise
+        return rp.SharedShape.convex_mesh(np.ascontiguousarray(hull.points),
+                                          np.ascontiguousarray(hull.triangles, dtype=np.uint32))
 
 
 def _cylinder(hh: float, rb: float, rt: float) -> rp.SharedShape:
@@ -67,7 +83,7 @@ def _cylinder(hh: float, rb: float, rt: float) -> rp.SharedShape:
         return rp.SharedShape.cylinder(hh, rb)
     if rt == 0.0:
         return rp.SharedShape.cone(hh, rb)  # Rapier's cone: apex at +Y, base at -Y
-    return rp.SharedShape.convex_hull(cylinder_points(hh, rb, rt))
+    return _hull(cylinder_points(hh, rb, rt))
 
 
 def _plane(size_x: float, size_z: float, double_sided: float) -> tuple[rp.SharedShape, np.ndarray]:
