@@ -159,3 +159,16 @@ def test_sweep_tables_onto_its_scene_are_refused(capsys, tmp_path: Path, option:
     refused(capsys, tmp_path, f"{option} {scene}: that is the input {scene}; nothing written",
             "sweep", scene, "--vary", f"{MOTION}/gravityFactor=grid(0,1,2)", "--duration", "0.1",
             *[str(a) for kv in tables.items() for a in kv])
+
+
+URDF = """<robot name="arm"><link name="base"/><link name="tip"><inertial><mass value="1"/>
+<inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="hinge" type="revolute"><parent link="base"/><child link="tip"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>"""
+
+
+def test_convert_of_a_robot_onto_its_own_urdf_is_refused(capsys, tmp_path: Path) -> None:
+    robot = tmp_path / "arm.urdf"
+    robot.write_text(URDF)
+    refused(capsys, tmp_path, f"OUT {robot}: that is the input {robot}; nothing written "
+            "(--in-place replaces the input on purpose)", "convert", robot, robot, "--to", "khr")
