@@ -40,6 +40,7 @@ def _extraordinary(gltf: dict[str, Any]) -> bool:
     :data:`_ORDINARY` or, not zero, below :data:`_TINY` in magnitude (NaN included: it fails the comparison).
     Compared, never converted: an integer of any size compares exactly with a float."""
     stack: list[Any] = []
+    matrices: list[list[float]] = []  # a squashed or sheared shape the engine's hull builder may refuse
     ext = gltf.get("extensions")
     if isinstance(ext, dict):
         stack += [v for k, v in ext.items() if k in PHYSICS_EXTENSIONS]
@@ -47,12 +48,17 @@ def _extraordinary(gltf: dict[str, Any]) -> bool:
     for node in nodes if isinstance(nodes, list) else ():
         if not isinstance(node, dict):
             continue
-        if _not_trs(node.get("matrix")):
-            return True  # a squashed or sheared shape the engine's hull builder may refuse
+        if _plain_matrix(node.get("matrix")):
+            matrices.append(node["matrix"])
         node_ext = node.get("extensions")
         if isinstance(node_ext, dict):
             stack += [v for k, v in node_ext.items() if k in PHYSICS_EXTENSIONS]
         stack += [node.get(key) for key in _TRANSFORM if key in node]  # a wheel or thruster 1e30 m away
+    if matrices:
+        from ..gltf.transforms import non_trs_reasons  # numpy: only for a document that has node matrices
+
+        if any(reason is not None for reason in non_trs_reasons(matrices)):
+            return True
     while stack:
         value = stack.pop()
         if isinstance(value, dict):
@@ -65,14 +71,10 @@ def _extraordinary(gltf: dict[str, Any]) -> bool:
     return False
 
 
-def _not_trs(matrix: Any) -> bool:
-    """A node matrix of 16 plain numbers that is not a translation·rotation·scale (NODE_MATRIX_NON_TRS)."""
-    if not (isinstance(matrix, list) and len(matrix) == 16 and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 1e300 for v in matrix)):
-        return False  # malformed or extraordinary: the core checks and the magnitude test see to those
-    from ..gltf.transforms import non_trs_reason
-
-    return non_trs_reason([float(v) for v in matrix]) is not None
+def _plain_matrix(matrix: Any) -> bool:
+    """16 plain numbers (malformed or extraordinary ones are the core checks' and the magnitude test's)."""
+    return isinstance(matrix, list) and len(matrix) == 16 and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 1e300 for v in matrix)
 
 
 def _first_step(scene: PhysicsScene, emit: Emit) -> None:

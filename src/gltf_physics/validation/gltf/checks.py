@@ -134,14 +134,17 @@ def _nodes(c: Core) -> list[int | None]:
     if nodes.__class__ is not list:
         return []
     parent: list[int | None] = [None] * len(nodes)
+    matrices: list[tuple[str, list[float]]] = []
     for i, node in enumerate(nodes):
         if node.__class__ is dict:
-            _node(c, node, i, parent)
+            _node(c, node, i, parent, matrices)
+    _non_trs(c, matrices)
     _loops(c, parent)
     return parent
 
 
-def _node(c: Core, node: dict[str, Any], i: int, parent: list[int | None]) -> None:
+def _node(c: Core, node: dict[str, Any], i: int, parent: list[int | None],
+          matrices: list[tuple[str, list[float]]]) -> None:
     # One dispatch per present key, and no pointer built unless something is reported: nodes are the
     # document's biggest array.
     for key, value in node.items():
@@ -158,7 +161,7 @@ def _node(c: Core, node: dict[str, Any], i: int, parent: list[int | None]) -> No
                     and key == "skin":
                 _skinned_mesh(c, node, f"/nodes/{i}")
         elif key == "matrix":
-            _matrix(c, node, f"/nodes/{i}")
+            _matrix(c, node, f"/nodes/{i}", matrices)
         elif key == "weights":
             _node_weights(c, node, f"/nodes/{i}")
         elif key == "name" and value.__class__ is not str:
@@ -173,18 +176,25 @@ def _plain(values: list[Any]) -> bool:
     return True
 
 
-def _matrix(c: Core, node: dict[str, Any], ptr: str) -> None:
+def _matrix(c: Core, node: dict[str, Any], ptr: str, matrices: list[tuple[str, list[float]]]) -> None:
     values = c.numbers(node, "matrix", ptr, (16,))
     if values is not None:
-        from ...gltf.transforms import non_trs_reason  # numpy: only for a document that has node matrices
-
-        reason = non_trs_reason(values)
-        if reason is not None:
-            c.emit("NODE_MATRIX_NON_TRS", f"{ptr}/matrix", f"the matrix must decompose into translation, rotation "
-                                                          f"and scale, but {reason}")
+        matrices.append((ptr, values))  # tested for TRS all at once (_non_trs)
     if "translation" in node or "rotation" in node or "scale" in node:
         c.emit("NODE_MATRIX_TRS", f"{ptr}/matrix", "a node has either a matrix or translation/rotation/scale, "
                                                   "not both")
+
+
+def _non_trs(c: Core, matrices: list[tuple[str, list[float]]]) -> None:
+    """NODE_MATRIX_NON_TRS (the Khronos validator's test) on every node matrix in one NumPy pass."""
+    if not matrices:
+        return
+    from ...gltf.transforms import non_trs_reasons  # numpy: only for a document that has node matrices
+
+    for (ptr, _), reason in zip(matrices, non_trs_reasons([v for _, v in matrices]), strict=True):
+        if reason is not None:
+            c.emit("NODE_MATRIX_NON_TRS", f"{ptr}/matrix", f"the matrix must decompose into translation, rotation "
+                                                          f"and scale, but {reason}")
 
 
 def _trs(c: Core, node: dict[str, Any], key: str, ptr: str) -> None:
