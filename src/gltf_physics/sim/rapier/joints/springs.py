@@ -248,8 +248,9 @@ class _SpringBatch:
         codes = [_code(s) for _, s in items]
         code = np.array([c for c, _ in codes], dtype=np.int64)
         self.axis = np.array([a for _, a in codes], dtype=np.int64)
-        # Per metric: (code, its springs: a slice when it is all of them, their indices, their axes).
-        self.groups = []
+        # Per metric: (code, its springs: a slice when it is all of them, their indices, their axes, and the
+        # flat positions below).
+        self.groups: list[tuple[Any, ...]] = []
         for c in range(5):
             idx = np.flatnonzero(code == c)
             if len(idx):
