@@ -16,6 +16,7 @@ from gltf_physics.gltf.document import Document
 from gltf_physics.model import Body, Box, Collider, Motion, MotionType, PhysicsScene
 from gltf_physics.model.joints import DriveMode, DriveType, Joint, JointDrive, JointLimit, Pose
 from gltf_physics.sim import World
+from gltf_physics.sim.rapier.joints.common import _frame_world, _measure
 
 G = 9.81
 ARM = 0.5  # each link: a 1 kg box 0.5 × 0.02 × 0.02 m along X, pinned at its −X end
@@ -145,3 +146,50 @@ def test_total_rotation_limit_holds_against_a_drive_beside_it() -> None:
     on_impulse_springs(w, 1)
     assert w.engine.joints._bulk is not None and len(w.engine.joints._bulk.items) == 1
     assert 0.39 <= worst <= 0.4 + math.radians(1.5)
+
+
+def test_every_metric_in_one_batch_is_the_single_joint_metric() -> None:
+    # The batch groups springs by metric (1-axis and multi-axis distance, twist, cone, total rotation) and
+    # gathers each group's columns: with every kind in one batch, each spring's metric and direction must be
+    # common._measure's on that joint's frames (JOINT-6 metrics), here after a second of motion under the drives.
+    lim = JointLimit
+    pin = lim(linear_axes=(0, 1, 2), min=0.0, max=0.0)
+    drive = JointDrive(DriveType.ANGULAR, DriveMode.FORCE, 0, position_target=0.4, stiffness=20.0, damping=1.0)
+    push = JointDrive(DriveType.LINEAR, DriveMode.ACCELERATION, 1, velocity_target=0.2, damping=3.0)
+    variants = [
+        ((pin, lim(angular_axes=(0, 1), min=0.0, max=0.0), lim(angular_axes=(2,), min=-0.1, max=0.1, stiffness=50.0)),
+         ()),
+        ((pin, lim(angular_axes=(0, 2), min=0.0, max=0.2, stiffness=80.0, damping=1.0)), (drive,)),
+        ((pin, lim(angular_axes=(0, 1, 2), min=0.0, max=0.3, stiffness=60.0)), (drive,)),
+        ((lim(linear_axes=(1, 2), min=0.0, max=0.02, stiffness=300.0), lim(angular_axes=(0, 1, 2), min=0.0, max=0.0)),
+         (push,)),
+        ((lim(linear_axes=(0, 1, 2), min=-0.02, max=0.02, stiffness=400.0),
+          lim(linear_axes=(0,), min=-0.01, max=0.01, stiffness=500.0)), (drive,)),
+    ]
+    nodes: list[dict] = [{"translation": [0.0, 0.0, 0.0]}]
+    bodies = [Body(0, Motion(type=MotionType.KINEMATIC, linear_velocity=(SPEED, 0.0, 0.0)))]
+    colliders = [Collider(0, Box((0.05, 0.05, 0.05)), body=0)]
+    joints = []
+    for i, (limits, drives) in enumerate(variants * 2, start=1):
+        nodes.append({"translation": [ARM * (i - 0.5), 0.0, 0.0]})
+        bodies.append(Body(i, Motion(mass=1.0)))
+        colliders.append(Collider(i, Box((ARM, 0.1, 0.1)), body=i))
+        turn = (0.0, 0.0, math.sin(0.05 * i), math.cos(0.05 * i))  # frame A turned: metrics in frame A's axes
+        frame_a = Pose((0.0, 0.0, 0.0), turn) if i == 1 else Pose((ARM / 2, 0.0, 0.0), turn)
+        joints.append(Joint(i - 1, frame_a, i, Pose((-ARM / 2, 0.0, 0.0)), limits=limits, drives=drives,
+                            node=i - 1, connected_node=i))
+    scene = PhysicsScene(bodies=bodies, colliders=colliders, joints=joints,
+                         document=Document(json={"nodes": nodes}, buffers=[]))
+    w = World(scene, rate=60)
+    w.run(1.0)
+    batch = w.engine.joints._springs
+    assert batch is not None and {code for code, *_ in batch.groups} == set(range(5))  # every metric, in groups
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+    measure = batch._measure
+    batch._measure = lambda *a: seen.append(measure(*a)) or seen[-1]  # type: ignore[method-assign]
+    batch.step(w.engine, w.dt)  # measures the current poses
+    x, direction = seen[0]
+    for i, (b, s) in enumerate(batch.items):
+        expected_x, expected_dir = _measure(s.kind, s.axes, _frame_world(w.engine, b.a), _frame_world(w.engine, b.b))
+        assert abs(x[i] - expected_x) < 1e-9, (i, s.kind, s.axes)
+        assert np.allclose(direction[:, i], expected_dir, atol=1e-9), (i, s.kind, s.axes)
