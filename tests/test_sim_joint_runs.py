@@ -3,17 +3,18 @@
 Each run must stay finite for all 3,600 steps (a non-finite body raises SimulationError), and over its last
 10 s — the scenes have landed and settled by then — every hard limit (docs/semantics.md) must hold.
 
-On the default path (trees on multibodies, a kinematic base's through a driven root) every hard limit holds
-within 1 mm / 1°, except for the step of an impact: Rapier engages a limit once a solver substep has crossed it,
-so a body knocked into its bound overshoots by up to its speed times the substep (1/240 s) for one step. Such
-an excess may last at most 2 steps and stay under 5 mm / 2° (measured: one step of 3.52 mm on the gen1 and gen3
-JointTypes slider, knocked at 0.77 m/s along its axis by the ball-jointed chain beside it, which keeps swinging
-on frictionless joints; every other limit of every file ≤ 1 mm / 1°).
+A joint on a multibody link (every tree, a kinematic base's through a driven root) holds within 1 mm / 1°,
+except for the step of an impact: Rapier engages a limit once a solver substep has crossed it, so a body knocked
+into its bound overshoots by up to its speed times the substep (1/240 s) for one step. Such an excess may last
+at most 2 steps and stay under 5 mm / 2° (measured: one step of 3.52 mm on the gen1 and gen3 JointTypes slider,
+knocked at 0.77 m/s along its axis by the ball-jointed chain beside it, which keeps swinging on frictionless
+joints; every other link of every file ≤ 1 mm / 1°).
 
-On impulse joints (``--joints impulse``) each body keeps its six degrees of freedom and the solver's residual
-shows: within 15 mm / 1.5° (measured: 13.1 mm for 53 steps on gen3 JointTypes' box held in a ±0.25 m range of
-its own rotating frame, 1.30° on its LimitedHinge dragged by a turning kinematic body; every other ≤ 1.5 mm).
-Fixtures without joints run once (both paths are the same code there).
+An impulse joint (``--joints impulse``, or a joint no multibody link can express) keeps each body's six degrees
+of freedom, and the solver's residual shows: within 15 mm / 1.5° (measured: 13.1 mm for 53 steps on gen3
+JointTypes' box held in a ±0.25 m range of its own rotating frame, a joint given from the box's side whose swap
+is not exact; 1.30° for single steps on its LimitedHinge, two free angular axes under a turning kinematic body;
+every other ≤ 1.5 mm). Fixtures without joints run once (both paths are the same code there).
 
 The spec author's models (github.com/eoineoineoin/glTF_Physics, ``tests/RigidBodies_*``) are read from the
 folder named by ``GLTF_PHYSICS_EXTRA_MODELS`` (a checkout or an export of that repository, never copied into
@@ -36,14 +37,15 @@ from gltf_physics.sim.rapier.joints.common import _measure
 
 SECONDS = 60.0
 SETTLED = 50.0  # s: limits are checked from here to the end
-HELD_MM, HELD_DEG = 1.0, 1.0  # the default path, outside an impact's step
+HELD_MM, HELD_DEG = 1.0, 1.0  # a multibody link, outside an impact's step
 IMPACT_MM, IMPACT_DEG, IMPACT_STEPS = 5.0, 2.0, 2  # an impact's overshoot: its peak and how many steps it lasts
-IMPULSE_MM, IMPULSE_DEG = 15.0, 1.5  # --joints impulse
+IMPULSE_MM, IMPULSE_DEG = 15.0, 1.5  # an impulse joint
 EXTRA = "GLTF_PHYSICS_EXTRA_MODELS"
 
 
-def _excess(w: World) -> list[tuple[tuple[int, int, str], str, float]]:
-    """((joint, limit, kind), "mm" or "deg", how far the metric is outside [min, max]) of every hard limit."""
+def _excess(w: World) -> list[tuple[tuple[int, int, str], bool, str, float]]:
+    """((joint, limit, kind), on a multibody link, "mm" or "deg", how far the metric is outside [min, max]) of
+    every hard limit."""
     out = []
     joints = w.engine.joints
     for k, b in joints.built.items():
@@ -55,7 +57,7 @@ def _excess(w: World) -> list[tuple[tuple[int, int, str], str, float]]:
                 if axes:
                     x, _ = _measure(kind, tuple(sorted(set(axes))), fa, fb)
                     over = max(lim.min - x, x - lim.max, 0.0)
-                    out.append(((k, n, kind), "mm" if kind == "linear" else "deg",
+                    out.append(((k, n, kind), b.multibody is not None, "mm" if kind == "linear" else "deg",
                                 over * 1000.0 if kind == "linear" else math.degrees(over)))
     return out
 
@@ -64,19 +66,19 @@ def _run(path: Path, articulations: bool) -> list[str]:
     """Run 60 s; the limits outside their bounds over the last 10 s, as readable strings (module docstring)."""
     w = World.from_file(path, articulations=articulations)
     joints = w.engine.joints if w.engine_name == "rapier" else None
-    held = {"mm": HELD_MM, "deg": HELD_DEG} if articulations else {"mm": IMPULSE_MM, "deg": IMPULSE_DEG}
-    peak = {"mm": IMPACT_MM, "deg": IMPACT_DEG} if articulations else held
-    steps: dict[tuple[int, int, str], int] = {}  # consecutive steps each limit has been over `held`
+    steps: dict[tuple[int, int, str], int] = {}  # consecutive steps each limit has been over its held bound
     bad = []
     for _ in range(round(SECONDS * w.rate)):
         w.step()
         if joints is None or not joints.built or w.time < SETTLED:
             continue
-        for key, unit, over in _excess(w):
-            steps[key] = steps.get(key, 0) + 1 if over > held[unit] else 0
-            if over > peak[unit] or steps[key] > (IMPACT_STEPS if articulations else 0):
+        for key, link, unit, over in _excess(w):
+            held = (HELD_MM if unit == "mm" else HELD_DEG) if link else (IMPULSE_MM if unit == "mm" else IMPULSE_DEG)
+            peak = (IMPACT_MM if unit == "mm" else IMPACT_DEG) if link else held
+            steps[key] = steps.get(key, 0) + 1 if over > held else 0
+            if over > peak or steps[key] > (IMPACT_STEPS if link else 0):
                 bad.append(f"joint {key[0]} limit {key[1]}: {over:.3f} {unit} at t = {w.time:.3f} s, "
-                           f"{steps[key]} step(s) over {held[unit]}")
+                           f"{steps[key]} step(s) over {held}")
     return bad[:5]
 
 

@@ -30,8 +30,6 @@ from .multibody import _articulate, _child_on_b, _plan_trees
 from .rows import _add_aimed, _add_limit, _add_part, _side, _split
 from .springs import _drive_spring, _live, _SpringBatch
 
-DRAG_ITERATIONS = 4  # extra solver substeps for a body dragged through impulse joints by a kinematic body
-
 
 class JointDriver:
     """Owns the Rapier joints of every model joint; call ``before_step(dt)`` before each step."""
@@ -163,20 +161,6 @@ class JointDriver:
         locked = _data(self.rw, built.parts[0]).locked_axes
         built.pinned = locked.contains(r.JointAxesMask.LIN_AXES)
         built.rot_locked = locked.contains(r.JointAxesMask.ANG_AXES)
-        if self.articulate:
-            self._drag_iterations(built)
-
-    def _drag_iterations(self, built: _Built) -> None:
-        """A dynamic body held to a kinematic body by impulse joints (a joint no multibody link can express) gets
-        :data:`DRAG_ITERATIONS` more solver substeps for its island: the kinematic side drags it with the full
-        load on the joint's rows every step, and Rapier's four substeps leave a steady lag (measured on the
-        official JointTypes "LimitedHinge" under a turning kinematic body: 1.30° past its limit; 0.42° with
-        these). ``--joints impulse`` keeps Rapier's default, as raw Rapier runs."""
-        sides = [self.rw.bodies[s.handle] for s in (built.a, built.b)]
-        if any(rb.is_kinematic for rb in sides):
-            for rb in sides:
-                if rb.is_dynamic:
-                    rb.additional_solver_iterations = max(rb.additional_solver_iterations, DRAG_ITERATIONS)
 
 
 def build_joints(rw: Any, scene: PhysicsScene, articulate: bool = True) -> JointDriver:
