@@ -111,6 +111,10 @@ class DrivenRoots:
             rb.add_force((f[0], f[1], f[2]), True)
             rb.add_torque((f[3], f[4], f[5]), True)
 
+    def restored(self, rw: Any) -> None:
+        """The world was restored from a snapshot: which roots are moving is read back from their body types."""
+        self._moving = np.array([rw.bodies[root].is_dynamic for _, root in self.pairs], dtype=bool)
+
     def after_step(self, rw: Any) -> None:
         """Put each moving root exactly at its kinematic body's pose and its links where that places them."""
         for i in np.flatnonzero(self._moving).tolist():

@@ -111,6 +111,7 @@ class JointDriver:
         aimed rows' bookkeeping and the springs' rates are the snapshot's (``state``), so the run repeats bit for
         bit."""
         self.soft.invalidate()
+        self.driven.restored(self.rw)
         aimed, springs = state if isinstance(state, tuple) and len(state) == 2 else (None, None)
         if self._bulk is not None:
             self._bulk.restore(aimed)
