@@ -59,12 +59,14 @@ class DrivenRoots:
         self.pairs: list[tuple[Any, Any]] = []  # (kinematic body handle, its driven root's handle)
         self.mass = np.zeros(0)
         self._moving = np.zeros(0, dtype=bool)  # the root is dynamic now (its base moves); else fixed
+        self._heaviest: float | None = None  # kg: the heaviest dynamic body of the world
 
     def add(self, rw: Any, kinematic: Any) -> Any:
         """A new driven root at ``kinematic``'s pose (fixed until its base moves); returns its body handle."""
         bodies = rw.bodies
-        heaviest = max((b.mass for b in (bodies[h] for h in bodies.handles()) if b.is_dynamic), default=1.0)
-        mass = MASS_RATIO * max(1.0, heaviest)
+        if self._heaviest is None:  # once: the world's bodies are all built before its joints
+            self._heaviest = max((b.mass for b in (bodies[h] for h in bodies.handles()) if b.is_dynamic), default=1.0)
+        mass = MASS_RATIO * max(1.0, self._heaviest)
         props = r.MassProperties((0.0, 0.0, 0.0), mass, (mass, mass, mass))
         builder = (r.RigidBody.fixed().position(_pose(bodies[kinematic].position)).gravity_scale(0.0)
                    .additional_mass_properties(props))
