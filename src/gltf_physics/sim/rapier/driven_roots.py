@@ -20,12 +20,14 @@ root is not a node and is never reported.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import rapier3d as r
 
 MASS_RATIO = 1e6  # driven root mass / heaviest dynamic body: the links' reactions move it by ~1e-6 of theirs
+HEAVIEST = 1e20  # kg: the most a heaviest body counts for (Rapier works in float32, ~3e38 at most)
 
 
 def _rotvec(q: np.ndarray) -> np.ndarray:
@@ -65,8 +67,9 @@ class DrivenRoots:
         """A new driven root at ``kinematic``'s pose (fixed until its base moves); returns its body handle."""
         bodies = rw.bodies
         if self._heaviest is None:  # once: the world's bodies are all built before its joints
-            self._heaviest = max((b.mass for b in (bodies[h] for h in bodies.handles()) if b.is_dynamic), default=1.0)
-        mass = MASS_RATIO * max(1.0, self._heaviest)
+            masses = (b.mass for b in (bodies[h] for h in bodies.handles()) if b.is_dynamic)
+            self._heaviest = max((m for m in masses if math.isfinite(m)), default=1.0)
+        mass = MASS_RATIO * min(max(1.0, self._heaviest), HEAVIEST)
         props = r.MassProperties((0.0, 0.0, 0.0), mass, (mass, mass, mass))
         builder = (r.RigidBody.fixed().position(_pose(bodies[kinematic].position)).gravity_scale(0.0)
                    .additional_mass_properties(props))
