@@ -256,7 +256,8 @@ def raw_pile(n: int, materials: tuple[PhysicsMaterial, ...] = ()) -> Callable[[]
     return raw_stepper(w)
 
 
-def raw_stepper(w: rp.PhysicsWorld, before: Callable[[], None] | None = None) -> Callable[[], None]:
+def raw_stepper(w: rp.PhysicsWorld, before: Callable[[], None] | None = None,
+                after: Callable[[], None] | None = None) -> Callable[[], None]:
     """One step plus a read of every body pose (what ``World.poses()``/a trace does)."""
     bodies = w.rigid_bodies
     handles = list(bodies.handles())
@@ -265,6 +266,8 @@ def raw_stepper(w: rp.PhysicsWorld, before: Callable[[], None] | None = None) ->
         if before is not None:
             before()
         w.step()
+        if after is not None:
+            after()
         b"".join([bodies[h].position.to_bytes() for h in handles])
 
     return step
@@ -304,20 +307,53 @@ def raw_chains(kind: str, multibody: bool = False) -> Callable[[], None]:
     return raw_stepper(w)
 
 
+def driven(w: rp.PhysicsWorld, pairs: list[tuple[rp.RigidBodyHandle, rp.RigidBodyHandle]],
+           velocity: tuple[float, float, float]) -> tuple[Callable[[], None], Callable[[], None]]:
+    """(before, after) of hand-written driven roots: each heavy root is forced to ``velocity`` before a step and
+    put on its kinematic post's pose after it (links placed from it), as the runtime's driven roots do."""
+    bodies, mbs = w.rigid_bodies, w.multibody_joints
+    target = np.array(velocity)
+
+    def before() -> None:
+        for _, root in pairs:
+            rb = bodies[root]
+            f = rb.mass * (target - np.array(rb.linvel.to_tuple())) * RATE
+            rb.reset_forces(False)
+            rb.add_force((float(f[0]), float(f[1]), float(f[2])), True)
+
+    def after() -> None:
+        for post, root in pairs:
+            bodies[root].position = bodies[post].position
+            mb = mbs.get_multibody(mbs.rigid_body_link(root).multibody)
+            mb.forward_kinematics(bodies, True)
+            mb.update_rigid_bodies(bodies, False)
+
+    return before, after
+
+
 def raw_post_chains(kind: str, root: str = "fixed", multibody: bool = True, chains: int = CHAINS,
                     shape: str = "chain") -> Callable[[], None]:
-    """``post_chain_scene`` in raw rapier3d: a post body (fixed, or kinematic at 0.5 m/s) with its collider per
+    """``post_chain_scene`` in raw rapier3d: a post body (fixed, kinematic at 0.5 m/s, or a still kinematic one:
+    ``root`` "fixed", "kinematic", "still") with its collider per
     chain, links on multibody (or impulse) joints with native limits and motors (a soft limit: a position
-    motor toward the range, the nearest native form)."""
+    motor toward the range, the nearest native form). A kinematic post's multibody hangs from a driven root
+    written by hand (``driven``): a multibody's kinematic root does not move in Rapier."""
     w = raw_world()
     joints = w.multibody_joints if multibody else w.impulse_joints
     axes = POST_AXES[shape]
     ang = (rp.JointAxis.ANG_X, rp.JointAxis.ANG_Y, rp.JointAxis.ANG_Z)
     masks = (rp.JointAxesMask.ANG_X, rp.JointAxesMask.ANG_Y, rp.JointAxesMask.ANG_Z)
+    pairs = []
     for c in range(chains):
         post = (rp.RigidBody.kinematic_velocity_based().linvel((0.5, 0.0, 0.0)) if root == "kinematic"
-                else rp.RigidBody.fixed())
+                else rp.RigidBody.kinematic_position_based() if root == "still" else rp.RigidBody.fixed())
         prev = w.add_body(post.translation((0.0, 0.0, 1.0 * c)), [rp.Collider.cuboid(0.05, 0.05, 0.05)])
+        if root == "kinematic" and multibody:
+            heavy = rp.MassProperties((0.0, 0.0, 0.0), 1e6, (1e6, 1e6, 1e6))
+            proxy = w.add_body(rp.RigidBody.dynamic().translation((0.0, 0.0, 1.0 * c)).gravity_scale(0.0)
+                               .additional_mass_properties(heavy))
+            pairs.append((prev, proxy))
+            prev = proxy
         for i, axis in enumerate(axes):
             h = w.add_body(rp.RigidBody.dynamic().translation((LINK * (i + 0.5), 0.0, 1.0 * c)),
                            [rp.Collider.cuboid(LINK / 2, 0.05, 0.05).mass(1.0)])
@@ -340,10 +376,15 @@ def raw_post_chains(kind: str, root: str = "fixed", multibody: bool = True, chai
             anchor = (0.0, 0.0, 0.0) if i == 0 else (LINK / 2, 0.0, 0.0)
             b = b.local_anchor1(anchor).local_anchor2((-LINK / 2, 0.0, 0.0)).contacts_enabled(False)
             handle = joints.insert(prev, h, b.build(), True)
+            if i == 0 and pairs and pairs[-1][1] == prev:  # JOINT-9: the post's collider stays off the first link
+                w.impulse_joints.insert(pairs[-1][0], h, rp.GenericJointBuilder(rp.JointAxesMask.empty())
+                                        .contacts_enabled(False).build(), True)
             if multibody and handle is not None:
                 mb = joints.get(handle)[0]
                 mb.set_damping([0.0] * mb.ndofs)  # as ours: no joint damping the specs do not have
             prev = h
+    if pairs:
+        return raw_stepper(w, *driven(w, pairs, (0.5, 0.0, 0.0)))
     return raw_stepper(w)
 
 
@@ -465,32 +506,38 @@ def measure_build(n: int, reps: int) -> Row:
 
 
 def post_rows(reps: int, steps: int, budget: float) -> None:
-    """Chains on a static post (child-node layout), on a kinematic moving post, and 7-joint arms with position
-    drives on a static base, OMI and KHR, against raw multibodies with motors (the "raw native" column: raw
-    impulse joints; for a kinematic root Rapier's multibody root does not move, so raw impulse joints are the
-    like-for-like column there)."""
+    """Chains on a static post (child-node layout), on a kinematic post (KHR: moving at 0.5 m/s; OMI: still, a
+    kinematic body without an animation), and 7-joint arms with position drives on a static base, OMI and KHR,
+    against raw impulse joints with native motors and raw multibodies with motors (a moving post's multibody
+    on a driven root written by hand; a still post's on a fixed one). The moving posts also run with
+    ``articulations=False`` (``--joints impulse``), against raw impulse joints."""
+    kinds = (("hard", "hard limits"), ("soft", "soft limits"), ("drive-force", "drives: position target, force mode"),
+             ("drive-accel", "drives: velocity target, acceleration mode"))
     for family in ("omi", "khr"):
-        for kind, label in (("hard", "hard limits"), ("soft", "soft limits"),
-                            ("drive-force", "drives: position target, force mode"),
-                            ("drive-accel", "drives: velocity target, acceleration mode"),
-                            ("aimed", "3-axis angular (aimed) limits")):
-            if kind == "aimed":
-                continue  # a ball with a total-rotation limit has no multibody form (no child-node variant)
+        for kind, label in kinds:
             measure(f"{family.upper()} {CHAINS} chains × {LINKS} links on static posts (child nodes), {label}",
                     lambda k=kind, f=family: post_chain_scene(k, f), lambda k=kind: raw_post_chains(k, multibody=False),
                     reps, steps, budget, lambda k=kind: raw_post_chains(k))
-        for kind, label in (("hard", "hard limits"), ("soft", "soft limits"),
-                            ("drive-force", "drives: position target, force mode"),
-                            ("drive-accel", "drives: velocity target, acceleration mode")):
-            moving = "moving at 0.5 m/s" if family == "khr" else "OMI kinematic: still without an animation"
-            measure(f"{family.upper()} {CHAINS} chains × {LINKS} links on kinematic posts ({moving}), {label}",
-                    lambda k=kind, f=family: post_chain_scene(k, f, MotionType.KINEMATIC),
-                    lambda k=kind: raw_post_chains(k, "kinematic", multibody=False), reps, steps, budget,
-                    lambda k=kind: raw_post_chains(k, "kinematic"))
+        for kind, label in kinds:
+            if family == "khr":
+                measure(f"KHR {CHAINS} chains × {LINKS} links on kinematic posts moving at 0.5 m/s, {label}",
+                        lambda k=kind: post_chain_scene(k, "khr", MotionType.KINEMATIC),
+                        lambda k=kind: raw_post_chains(k, "kinematic", multibody=False), reps, steps, budget,
+                        lambda k=kind: raw_post_chains(k, "kinematic"))
+            else:
+                measure(f"OMI {CHAINS} chains × {LINKS} links on kinematic posts (still: no animation), {label}",
+                        lambda k=kind: post_chain_scene(k, "omi", MotionType.KINEMATIC),
+                        lambda k=kind: raw_post_chains(k, "still", multibody=False), reps, steps, budget,
+                        lambda k=kind: raw_post_chains(k))
         measure(f"{family.upper()} {ARMS} robot arms × 7 joints, position drives, static base",
                 lambda f=family: post_chain_scene("arm", f, chains=ARMS, shape="arm"),
                 lambda: raw_post_chains("arm", multibody=False, chains=ARMS, shape="arm"), reps, steps, budget,
                 lambda: raw_post_chains("arm", chains=ARMS, shape="arm"))
+    for kind, label in kinds:
+        measure(f"KHR {CHAINS} chains × {LINKS} links on kinematic posts moving at 0.5 m/s, {label}, "
+                "`--joints impulse`", lambda k=kind: post_chain_scene(k, "khr", MotionType.KINEMATIC),
+                lambda k=kind: raw_post_chains(k, "kinematic", multibody=False), reps, steps, budget,
+                articulations=False)
 
 
 def main() -> None:

@@ -1,23 +1,28 @@
 """Every official fixture, and the spec author's RigidBodies_* test models, for 60 s at 60 Hz on both joint paths.
 
 Each run must stay finite for all 3,600 steps (a non-finite body raises SimulationError), and over its last
-10 s — the scenes have landed and settled by then — every hard limit (docs/semantics.md) must hold:
-within 1.5 mm / 1° on a multibody link, within 40 mm / 1.5° on an impulse joint. A locked axis of a link is
-exact; a bounded one is a velocity row at its bound, and gives a little under load (measured: 1.25 mm on the
-gen1 JointTypes "StiffSpring(3 1Ds)" box, a multibody link there, hanging at its ±0.25 m bound). Impulse
-joints give more: 13.1 mm for the same box in gen3 (built child-first there, where the swap is not exact),
-1.3° on its "LimitedHinge" driven by a turning kinematic body, and 33.9 mm on gen0's slider on a turning
-kinematic body when the revolute chain beside it, which keeps swinging on multibodies (frictionless joints),
-knocks it; every other ≤ 4 mm / 0.5°.
-Fixtures without joints run once (both paths are the same code there). Transients at impacts are not held
-to these bounds: a body landing at 2–3 m/s overshoots an impulse limit by up to 57 mm for a step or two.
+10 s — the scenes have landed and settled by then — every hard limit (docs/semantics.md) must hold.
+
+A joint on a multibody link (every tree, a kinematic base's through a driven root) holds within 1 mm / 1°,
+except for the step of an impact: Rapier engages a limit once a solver substep has crossed it, so a body knocked
+into its bound overshoots by up to its speed times the substep (1/240 s) for one step. Such an excess may last
+at most 2 steps and stay under 5 mm / 2° (measured: single steps of 1.25 mm on gen1 JointTypes' box rattling
+in its ±0.25 m range and 1.21 mm on gen3's slider on a turning kinematic body, knocked by the ball-jointed chain
+beside it, which keeps swinging on frictionless joints; 3.5 mm when the solver ran 8 substeps and the chain hit
+the slider at 0.77 m/s along its axis; every other link of every file ≤ 1 mm / 1°).
+
+An impulse joint (``--joints impulse``, or a joint no multibody link can express) keeps each body's six degrees
+of freedom, and the solver's residual shows: within 15 mm / 1.5° (measured: 13.1 mm for 53 steps on gen3
+JointTypes' box held in a ±0.25 m range of its own rotating frame, a joint given from the box's side whose swap
+is not exact; 1.30° for single steps on its LimitedHinge, two free angular axes under a turning kinematic body;
+1.16 mm for 9 steps on gen0's; every other ≤ 1.5 mm). Fixtures without joints run once (both paths are the
+same code there).
 
 The spec author's models (github.com/eoineoineoin/glTF_Physics, ``tests/RigidBodies_*``) are read from the
 folder named by ``GLTF_PHYSICS_EXTRA_MODELS`` (a checkout or an export of that repository, never copied into
 this one). No package registry serves them, so an unset variable skips them, with the reason, wherever the tests
 run (``.ci/run`` sets it when ``../shared/extra-models`` holds them); a folder that is set but incomplete fails.
-
-Time (2 cores shared with other work, load 7): 106 s wall, 37 s CPU for the 136 fixtures and 62 models.
+Measured on all 62: every hard limit within 0.5 mm / 0.5° on both paths.
 """
 
 from __future__ import annotations
@@ -34,43 +39,49 @@ from gltf_physics.sim.rapier.joints.common import _measure
 
 SECONDS = 60.0
 SETTLED = 50.0  # s: limits are checked from here to the end
-MULTIBODY_MM, MULTIBODY_DEG = 1.5, 1.0
-IMPULSE_MM, IMPULSE_DEG = 40.0, 1.5
+HELD_MM, HELD_DEG = 1.0, 1.0  # a multibody link, outside an impact's step
+IMPACT_MM, IMPACT_DEG, IMPACT_STEPS = 5.0, 2.0, 2  # an impact's overshoot: its peak and how many steps it lasts
+IMPULSE_MM, IMPULSE_DEG = 15.0, 1.5  # an impulse joint
 EXTRA = "GLTF_PHYSICS_EXTRA_MODELS"
 
 
-def _excess(w: World) -> list[tuple[bool, str, float]]:
-    """(on a multibody link, "mm" or "deg", how far the metric is outside [min, max]) of every hard limit."""
+def _excess(w: World) -> list[tuple[tuple[int, int, str], bool, str, float]]:
+    """((joint, limit, kind), on a multibody link, "mm" or "deg", how far the metric is outside [min, max]) of
+    every hard limit."""
     out = []
     joints = w.engine.joints
     for k, b in joints.built.items():
         fa, fb = joints.frames_world(k)
-        for lim in b.joint.limits:
+        for n, lim in enumerate(b.joint.limits):
             if not math.isinf(lim.stiffness) or lim.min > lim.max:
                 continue  # a soft limit is a spring; min > max is ignored (JOINT-6)
             for kind, axes in (("linear", lim.linear_axes), ("angular", lim.angular_axes)):
                 if axes:
                     x, _ = _measure(kind, tuple(sorted(set(axes))), fa, fb)
                     over = max(lim.min - x, x - lim.max, 0.0)
-                    out.append((b.multibody is not None, "mm" if kind == "linear" else "deg",
+                    out.append(((k, n, kind), b.multibody is not None, "mm" if kind == "linear" else "deg",
                                 over * 1000.0 if kind == "linear" else math.degrees(over)))
     return out
 
 
 def _run(path: Path, articulations: bool) -> list[str]:
-    """Run 60 s; the limits outside their bounds over the last 10 s, as readable strings."""
+    """Run 60 s; the limits outside their bounds over the last 10 s, as readable strings (module docstring)."""
     w = World.from_file(path, articulations=articulations)
     joints = w.engine.joints if w.engine_name == "rapier" else None
-    worst: dict[tuple[bool, str], float] = {}
+    steps: dict[tuple[int, int, str], int] = {}  # consecutive steps each limit has been over its held bound
+    bad = []
     for _ in range(round(SECONDS * w.rate)):
         w.step()
-        if joints is not None and joints.built and w.time >= SETTLED:
-            for multibody, unit, over in _excess(w):
-                worst[(multibody, unit)] = max(worst.get((multibody, unit), 0.0), over)
-    bounds = {(True, "mm"): MULTIBODY_MM, (True, "deg"): MULTIBODY_DEG,
-              (False, "mm"): IMPULSE_MM, (False, "deg"): IMPULSE_DEG}
-    return [f"{'multibody' if mb else 'impulse'} {over:.3f} {unit} > {bounds[(mb, unit)]}"
-            for (mb, unit), over in worst.items() if over > bounds[(mb, unit)]]
+        if joints is None or not joints.built or w.time < SETTLED:
+            continue
+        for key, link, unit, over in _excess(w):
+            held = (HELD_MM if unit == "mm" else HELD_DEG) if link else (IMPULSE_MM if unit == "mm" else IMPULSE_DEG)
+            peak = (IMPACT_MM if unit == "mm" else IMPACT_DEG) if link else held
+            steps[key] = steps.get(key, 0) + 1 if over > held else 0
+            if over > peak or steps[key] > (IMPACT_STEPS if link else 0):
+                bad.append(f"joint {key[0]} limit {key[1]}: {over:.3f} {unit} at t = {w.time:.3f} s, "
+                           f"{steps[key]} step(s) over {held}")
+    return bad[:5]
 
 
 def _both_paths(path: Path) -> None:

@@ -1,9 +1,10 @@
 """Soft limits and drives of impulse joints on a moving kinematic post (sim/rapier/joints/springs.py).
 
-A joint tree rooted at a kinematic body stays on impulse joints, where every live spring is stepped in one NumPy
-pass over all joints. These runs go through ``World`` (the world's pose cache feeds the batch): the analytic
-sag and drive response of JOINT-6 soft limits and drives on a post moving at 0.5 m/s along X, and snapshots
-that carry the springs' rates. 60 Hz, g = 9.81 m/s² down.
+On impulse joints (``--joints impulse``, or a joint no multibody link can express) every live spring is stepped
+in one NumPy pass over all joints. These runs go through ``World`` (the world's pose cache feeds the batch): the
+analytic sag and drive response of JOINT-6 soft limits and drives on a post moving at 0.5 m/s along X — on
+both joint paths where the joint is native on a multibody link (there a driven root carries the tree,
+``driven_roots.py``) — and snapshots that carry the springs' rates. 60 Hz, g = 9.81 m/s² down.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from gltf_physics.gltf.document import Document
 from gltf_physics.model import Body, Box, Collider, Motion, MotionType, PhysicsScene
@@ -48,6 +50,15 @@ def post_scene(links: int, limits: tuple[JointLimit, ...], drives: tuple[JointDr
                         document=Document(json={"nodes": nodes}, buffers=[]))
 
 
+def on_path(w: World, articulations: bool, count: int) -> None:
+    """The joints are multibody links (a driven root), or impulse joints whose ``count`` springs are one batch."""
+    if articulations:
+        assert all(b.multibody is not None for b in w.engine.joints.built.values())
+        assert len(w.engine.joints.driven.pairs) == 1
+    else:
+        on_impulse_springs(w, count)
+
+
 def on_impulse_springs(w: World, count: int) -> None:
     """The joints are impulse joints (a kinematic root) and their ``count`` springs are one batch."""
     driver = w.engine.joints
@@ -61,38 +72,41 @@ def twist_z(w: World, node: int) -> float:
     return 2.0 * math.atan2(float(q[2]), float(q[3]))
 
 
-def test_soft_limit_sag_is_weight_torque_over_stiffness_on_a_moving_post() -> None:
+@pytest.mark.parametrize("articulations", [True, False])
+def test_soft_limit_sag_is_weight_torque_over_stiffness_on_a_moving_post(articulations: bool) -> None:
     # JOINT-6: one link held horizontal by a soft limit [0, 0] about Z, k = 100 N·m/rad, damped (c = 2):
     # it settles where k·θ = m·g·(L/2)·cos θ, θ ≈ 0.0245 rad below, whatever the post's steady motion.
     k = 100.0
     w = World(post_scene(1, (*hinge(2), JointLimit(angular_axes=(2,), min=0.0, max=0.0, stiffness=k,
-                                                      damping=2.0))), rate=60)
+                                                      damping=2.0))), rate=60, articulations=articulations)
     w.run(3.0)
-    on_impulse_springs(w, 1)
+    on_path(w, articulations, 1)
     sag = -twist_z(w, 1)
     expected = 1.0 * G * ARM / 2 * math.cos(sag) / k
     assert abs(sag - expected) / expected < 0.01
     assert abs(float(w.pose(0)[0][0]) - SPEED * 3.0) < 1e-4  # the post moved
 
 
-def test_acceleration_velocity_drive_follows_one_minus_exp_on_a_moving_post() -> None:
+@pytest.mark.parametrize("articulations", [True, False])
+def test_acceleration_velocity_drive_follows_one_minus_exp_on_a_moving_post(articulations: bool) -> None:
     # JOINT-6 acceleration mode: damping 1 s⁻¹ toward ω* = 2 rad/s about the vertical Y axis (no gravity
     # torque): ω = ω*·(1 − e^(−t)), independent of the link's inertia; checked at 0.5, 1 and 2 s within 1 %.
     drive = JointDrive(DriveType.ANGULAR, DriveMode.ACCELERATION, 1, velocity_target=2.0, damping=1.0)
-    w = World(post_scene(1, hinge(1), (drive,)), rate=60)
+    w = World(post_scene(1, hinge(1), (drive,)), rate=60, articulations=articulations)
     body = w.engine.bodies[w.engine.handle_of[1]]
     for t in (0.5, 1.0, 2.0):
         w.run(t - w.time)
         expected = 2.0 * (1.0 - math.exp(-t))
         assert abs(body.angvel.y - expected) / expected < 0.01
-    on_impulse_springs(w, 1)
+    on_path(w, articulations, 1)
 
 
-def test_force_position_drive_period_on_a_moving_post() -> None:
+@pytest.mark.parametrize("articulations", [True, False])
+def test_force_position_drive_period_on_a_moving_post(articulations: bool) -> None:
     # A force-mode position drive about Y (k = 20 N·m/rad, no damping) on a 1 kg link pinned at its end:
     # I = m·L²/3 (+ the thin box's cross term m·0.02²/12), period T = 2π·√(I/k) within 2 %.
     drive = JointDrive(DriveType.ANGULAR, DriveMode.FORCE, 1, position_target=0.2, stiffness=20.0)
-    w = World(post_scene(1, hinge(1), (drive,)), rate=60)
+    w = World(post_scene(1, hinge(1), (drive,)), rate=60, articulations=articulations)
     angles = []
     for _ in range(3 * 60):
         w.step()
@@ -104,7 +118,7 @@ def test_force_position_drive_period_on_a_moving_post() -> None:
     inertia = ARM * ARM / 3 + 0.02 * 0.02 / 12
     expected = 2 * math.pi * math.sqrt(inertia / 20.0)
     assert abs(measured - expected) / expected < 0.02
-    on_impulse_springs(w, 1)
+    on_path(w, articulations, 1)
 
 
 def test_snapshot_restore_replays_the_springs_exactly() -> None:

@@ -13,16 +13,17 @@ and drives act on the joint coordinate with the articulated inertia and need no 
 - body B is dynamic and not already a child link; body A is dynamic (it becomes the parent link) or the
   world (``rw.ground``) or a fixed body, which gives each joint hanging from it a fixed root body of its own at
   its pose (:func:`fixed_root`), so separate chains stay separate multibodies (Rapier's multibody solve is
-  dense in its degrees of freedom), and an empty contact-free impulse joint to the fixed body where the joint
-  keeps their colliders apart (:func:`exclude_contacts`, JOINT-9);
+  dense in its degrees of freedom), or a kinematic body, which gives each such joint a driven root following
+  it (``driven_roots.py``); and an empty contact-free impulse joint to the anchor body where the joint keeps
+  their colliders apart (:func:`exclude_contacts`, JOINT-9);
 - joining the two would not close a loop (a loop's closing joint stays an impulse joint).
 
 - a soft limit (finite stiffness) on one free axis, not shared with a drive: a force-based motor toward the
   violated bound (target velocity 0, the limit's stiffness and damping) switched on before a step that
   starts outside [min, max] and off inside it (:class:`SoftLimits`, one coordinate read per articulation);
 
-Anything else (cones, distances, total-rotation limits, kinematic sides, reversed chains)
-stays on impulse joints (``sim/rapier/joints.py``). Contacts between the two linked bodies follow
+Anything else (cones, distances, total-rotation limits, two free angular axes, loops) stays on impulse
+joints (``joints/rows.py``). Contacts between the two linked bodies follow
 ``enableCollision`` (JOINT-9); other links of an articulation collide as usual.
 """
 
@@ -322,24 +323,23 @@ class TreePlan:
     allowed: set[int]  # indices that go on multibody links
 
 
-def plan_trees(joints: list[Joint], ends: list[tuple[Any, Any] | None], dynamic: Any, kinematic: Any,
+def plan_trees(joints: list[Joint], ends: list[tuple[Any, Any] | None], dynamic: Any,
                fits: Any, swap_is_exact: Any, swapped: Any) -> TreePlan:
     """Orient every joint structure that is a tree from its root down, whatever side of each joint the file
     put its joint node on, and pick the structures that go on multibodies.
 
-    ``ends[i]``: the Rapier bodies of joint i's sides A and B (None: ignored); ``dynamic(h)``/``kinematic(h)``
-    the body's type; ``fits(joint, a, b)``: whether the joint, built with A = a and B = b, is native on a
+    ``ends[i]``: the Rapier bodies of joint i's sides A and B (None: ignored); ``dynamic(h)`` whether a body is
+    dynamic; ``fits(joint, a, b)``: whether the joint, built with A = a and B = b, is native on a
     multibody link and can start from the bodies' present state; ``swap_is_exact``/``swapped``: the exact
     side swap (``portable_joints``).
 
     A structure is the dynamic bodies linked by joints between two of them, plus its joints to fixed and
-    kinematic bodies (each such joint its own anchor: the world and a static body are split per joint). It
-    goes on multibodies when it is a tree with at most one anchor — rooted at the anchor's fixed body, else
+    kinematic bodies (each such joint its own anchor: the world, a static and a kinematic body are split per
+    joint). It goes on multibodies when it is a tree with at most one anchor — rooted at the anchor, else
     (a free structure) at the body no joint hangs from side B of, else its first body — and every joint,
     oriented parent → child by a walk from the root (side A the parent; a joint given the other way round is
-    swapped when the swap is exact), fits. A kinematic anchor keeps the structure on impulse joints: a
-    multibody's non-dynamic root does not follow its body's motion (measured, rapier3d 0.36: the root and
-    every link stay where they were built). Loops, a second anchor and a joint that does not fit keep the
+    swapped when the swap is exact), fits. A kinematic anchor roots it at a driven root (``driven_roots.py``).
+    Loops, a second anchor and a joint that does not fit keep the
     whole structure on impulse joints (measured, an impulse joint on a multibody link placed away from
     coordinate 0 saw stale link state on the first step and threw a loop-closed chain apart).
     """
@@ -366,7 +366,7 @@ def plan_trees(joints: list[Joint], ends: list[tuple[Any, Any] | None], dynamic:
         if e is not None and any(dynamic(h) for h in e):
             members.setdefault(find(next(h for h in e if dynamic(h))), []).append(i)
     for indices in members.values():
-        oriented = _orient(indices, [ends[i] for i in indices], dynamic, kinematic)  # type: ignore[misc]
+        oriented = _orient(indices, [ends[i] for i in indices], dynamic)  # type: ignore[misc]
         if oriented is None:
             continue
         chosen: dict[int, tuple[Joint, bool]] = {}
@@ -389,7 +389,7 @@ def plan_trees(joints: list[Joint], ends: list[tuple[Any, Any] | None], dynamic:
     return TreePlan(out, flipped, allowed)
 
 
-def _orient(indices: list[int], ends: list[tuple[Any, Any]], dynamic: Any, kinematic: Any) -> dict[int, bool] | None:
+def _orient(indices: list[int], ends: list[tuple[Any, Any]], dynamic: Any) -> dict[int, bool] | None:
     """{joint index: whether it must be flipped} for one structure, or None when it is no single-rooted tree."""
     end_of = dict(zip(indices, ends, strict=True))
     bodies: set[Any] = set()
@@ -402,8 +402,6 @@ def _orient(indices: list[int], ends: list[tuple[Any, Any]], dynamic: Any, kinem
             adjacent.setdefault(a, []).append((i, b))
             adjacent.setdefault(b, []).append((i, a))
         else:
-            if kinematic(b if da else a):
-                return None
             anchors.append((i, a if da else b))
     links = sum(len(v) for v in adjacent.values()) // 2
     if len(anchors) > 1 or links != len(bodies) - 1:

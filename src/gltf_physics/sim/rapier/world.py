@@ -379,6 +379,8 @@ class RapierWorld:
             held = self._apply_pushes()
             before = self.time
             self.world.step()
+            if self.joints is not None:
+                self.joints.after_step()
             self._undo_pushes(held)
             self.substep_count += 1
             self._check_finite()

@@ -22,6 +22,7 @@ import rapier3d as r
 from ....model.joints import Joint, Pose
 from ....model.scene import PhysicsScene
 from .. import articulations
+from ..driven_roots import DrivenRoots
 from .aimed import _aim, _AimedBatch
 from .common import _Aimed, _Built, _data, _frame_world
 from .edits import apply_edit
@@ -36,7 +37,8 @@ class JointDriver:
     def __init__(self, rw: Any, articulate: bool = True) -> None:
         self.rw = rw
         self.articulate = articulate  # trees of native joints go on multibodies (articulations.py)
-        self._roots: dict[int, Any] = {}  # joint index → the fixed root body made for it (reused on rebuild)
+        self._roots: dict[int, Any] = {}  # joint index → the fixed or driven root made for it (reused on rebuild)
+        self.driven = DrivenRoots()  # the roots of trees hanging from kinematic bodies
         self.allowed: set[int] | None = None  # joints of whole trees (_plan_trees); None: any eligible one
         self.flipped: set[int] = set()  # joints built from their other side (_plan_trees, _child_on_b)
         self.soft = articulations.SoftLimits()  # soft limits of multibody links
@@ -58,7 +60,10 @@ class JointDriver:
         return _frame_world(self.rw, b.a), _frame_world(self.rw, b.b)
 
     def before_step(self, dt: float) -> None:
+        """Per-step work before an engine step of ``dt`` seconds: soft-limit motors, driven roots' forces, aimed
+        rows and springs."""
         self.soft.before_step(self.rw)
+        self.driven.before_step(self.rw, dt)
         if self._needy is None:  # joints whose rows are all Rapier's own need nothing per step
             self._plan_step()
         if self._bulk is not None:
@@ -67,6 +72,10 @@ class JointDriver:
             _aim(self.rw, b, a, _frame_world(self.rw, b.a), _frame_world(self.rw, b.b))
         if self._springs is not None:
             self._springs.step(self.rw, dt)
+
+    def after_step(self) -> None:
+        """After an engine step: driven roots back on their kinematic bodies' poses (``driven_roots.py``)."""
+        self.driven.after_step(self.rw)
 
     def _plan_step(self) -> None:
         """Group the per-step work: every angular aimed row in one NumPy batch, every live spring in another."""
@@ -102,6 +111,7 @@ class JointDriver:
         aimed rows' bookkeeping and the springs' rates are the snapshot's (``state``), so the run repeats bit for
         bit."""
         self.soft.invalidate()
+        self.driven.restored(self.rw)
         aimed, springs = state if isinstance(state, tuple) and len(state) == 2 else (None, None)
         if self._bulk is not None:
             self._bulk.restore(aimed)

@@ -58,8 +58,8 @@ def _plan_trees(rw: Any, joints: list[Joint]) -> articulations.TreePlan:
         return _link_coords(rw, _Built(j, *sides(j)), p) is not None
 
     bodies = rw.bodies
-    return articulations.plan_trees(joints, ends, lambda h: bodies[h].is_dynamic, lambda h: bodies[h].is_kinematic,
-                                    fits, portable_joints.swap_is_exact, portable_joints.swapped)
+    return articulations.plan_trees(joints, ends, lambda h: bodies[h].is_dynamic, fits,
+                                    portable_joints.swap_is_exact, portable_joints.swapped)
 
 
 def _child_on_b(rw: Any, j: Joint) -> Joint:
@@ -87,13 +87,12 @@ def _articulate(driver: Any, index: int, built: _Built) -> bool:
         return False
     rw, parent, child = driver.rw, built.a.handle, built.b.handle
     anchor = None
-    if rw.bodies[parent].is_kinematic:
-        return False
-    if not rw.bodies[parent].is_dynamic:  # the world or a fixed body: a fixed root of its own at its pose
+    if not rw.bodies[parent].is_dynamic:  # the world, a fixed or a kinematic body: a root of its own at its pose
         if not articulations.attachable(rw, None, child):
             return False
-        if index not in driver._roots:
-            driver._roots[index] = articulations.fixed_root(rw, parent)
+        if index not in driver._roots:  # a kinematic anchor's root follows it (driven_roots.py)
+            driver._roots[index] = (driver.driven.add(rw, parent) if rw.bodies[parent].is_kinematic
+                                    else articulations.fixed_root(rw, parent))
         anchor, parent = parent, driver._roots[index]
     elif not articulations.attachable(rw, parent, child):
         return False
