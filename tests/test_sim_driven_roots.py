@@ -14,6 +14,7 @@ import pytest
 from gltf_physics.model import Body, Box, Collider, Motion, MotionType, PhysicsScene
 from gltf_physics.model.joints import Joint, Pose
 from gltf_physics.sim import World
+from gltf_physics.sim.errors import SimulationError
 from test_sim_articulation_trees import HINGE_Z, _read, child_nodes
 
 L = 0.5
@@ -96,3 +97,13 @@ def test_a_run_restored_from_a_snapshot_repeats_bit_for_bit(at):
     w.run(0.5)
     again = w.pose(1)
     assert first[0].tolist() == again[0].tolist() and first[1].tolist() == again[1].tolist()
+
+
+def test_a_base_turning_beyond_float32_names_its_own_node():
+    # 1e30 rad/s makes the driven root's torque overflow float32 at the first step: the error names the base (node
+    # 0) and its motion, not the root, which is no node (it said "node -1").
+    w = World(pendulum(motion=Motion(type=MotionType.KINEMATIC, angular_velocity=(0.0, 1e30, 0.0))))
+    with pytest.raises(SimulationError) as e:
+        w.run(1.0)
+    assert str(e.value) == ("/nodes/0/extensions/KHR_physics_rigid_bodies/motion: the state of node 0 became "
+                            "non-finite at t = 0.0166667 s")

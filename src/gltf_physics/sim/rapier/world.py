@@ -408,7 +408,9 @@ class RapierWorld:
         q = self.world.quarantine
         if q.is_empty():
             return
-        nodes = sorted(self.node_of.get(h, -1) for h in q.bodies)
+        # A driven root (no node of its own) stands for the kinematic body it follows (driven_roots.py).
+        stand_in = {root: kin for kin, root in self.joints.driven.pairs} if self.joints is not None else {}
+        nodes = sorted(self.node_of.get(stand_in.get(h, h), -1) for h in q.bodies)
         node = nodes[0] if nodes else None
         # The body's pointer, so the line names what to fix (its velocities, gravity factor, mass…).
         pointer = next((b.pointer for b in self.scene.bodies if b.node == node and b.pointer), None)
