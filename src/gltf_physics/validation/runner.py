@@ -51,7 +51,11 @@ class _Collector:
         return any(code in CORE_CODES and pointer in pointers for code, pointers in self._pointers.items())
 
     def has_error_near(self, pointer: str) -> bool:
-        return any(m.severity == Severity.ERROR and _related(m.pointer, pointer) for m in self.messages)
+        """An error at ``pointer``, inside it, or at an object containing it that is about that object's JSON (a
+        node's hierarchy or transform errors, such as NODE_LOOP, say nothing of the values inside the node)."""
+        return any(m.severity == Severity.ERROR and _related(m.pointer, pointer)
+                   and not (m.code.startswith("NODE_") and pointer.startswith(m.pointer + "/"))
+                   for m in self.messages)
 
     def has_related(self, code: str, pointer: str) -> bool:
         """A message of ``code`` at ``pointer``, inside it, or at an object containing it."""
