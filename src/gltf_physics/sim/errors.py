@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from ..gltf.errors import GltfError
 
@@ -68,3 +70,15 @@ def first_line(text: str, limit: int = 200) -> str:
     """The first line of ``text``, cut to ``limit`` characters (error lines stay one short line)."""
     line = text.strip().split("\n", 1)[0]
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def finite_vec3(value: Any, field: str, node: int) -> tuple[float, float, float]:
+    """``value`` as 3 finite floats, or a SimulationError naming ``field`` and ``node`` (a velocity set at run
+    time, whatever the engine)."""
+    try:
+        v = tuple(float(x) for x in value)
+    except (TypeError, ValueError):
+        v = ()
+    if len(v) != 3 or not all(math.isfinite(x) for x in v):
+        raise SimulationError(f"{field} needs 3 finite numbers, got {value!r}", node=node)
+    return v  # type: ignore[return-value]

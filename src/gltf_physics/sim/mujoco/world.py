@@ -29,7 +29,7 @@ from ...geometry.mass import MassProperties
 from ...geometry.placement import MeshSource
 from ...model import PhysicsScene
 from ..animation import AnimationSchedule
-from ..errors import SimulationError
+from ..errors import SimulationError, finite_vec3
 from ..filters import class_table
 from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
@@ -225,9 +225,7 @@ class MujocoWorld:
         jnt = int(self.model.body_jntadr[body])
         free = jnt >= 0 and self.model.jnt_type[jnt] == mujoco.mjtJoint.mjJNT_FREE
         if field in ("linear_velocity", "angular_velocity") and free:
-            v = np.asarray([float(x) for x in value], dtype=float)
-            if v.shape != (3,) or not np.isfinite(v).all():
-                raise SimulationError(f"{field} needs 3 finite numbers, got {value!r}", node=node)
+            v = np.asarray(finite_vec3(value, field, node))
             dof = int(self.model.jnt_dofadr[jnt])
             rot = _wxyz_matrix(self.data.xquat[body])  # body frame in MJCF world
             if field == "linear_velocity":

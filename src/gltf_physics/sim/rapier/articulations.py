@@ -155,13 +155,18 @@ def attachable(rw: Any, parent: Any, child: Any) -> bool:
     return not (lc is not None and lp is not None and lc.multibody == lp.multibody)
 
 
+def pose_of(body: Any) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """(translation, xyzw rotation) of a Rapier body's pose now, as builders take it."""
+    iso = body.position
+    return tuple(iso.translation.to_tuple()), tuple(iso.rotation.to_tuple())
+
+
 def fixed_root(rw: Any, anchor: Any) -> Any:
     """A fixed body without colliders at the pose of ``anchor`` (the world's ground or a fixed body) rooting one
     structure that hangs from it: each structure stays a multibody of its own, since Rapier's multibody solve
     is dense in its degrees of freedom (measured: 20 chains × 10 links hanging from one static body as one
     multibody, 741 ms a step; 40 chains, 4.3 s)."""
-    iso = rw.bodies[anchor].position
-    pose = (tuple(iso.translation.to_tuple()), tuple(iso.rotation.to_tuple()))
+    pose = pose_of(rw.bodies[anchor])
     add = getattr(rw, "add_fixed_root", None)
     if add is not None:
         return add(pose)

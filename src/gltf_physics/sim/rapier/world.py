@@ -59,7 +59,7 @@ from ...geometry.placement import (
 from ...gltf.transforms import decompose, matrix_to_quat
 from ...model import Body, MotionType, PhysicsScene
 from ..animation import AnimationSchedule
-from ..errors import SimulationError
+from ..errors import SimulationError, finite_vec3
 from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
 from . import link_contacts
@@ -408,9 +408,8 @@ class RapierWorld:
         q = self.world.quarantine
         if q.is_empty():
             return
-        # A driven root (no node of its own) stands for the kinematic body it follows (driven_roots.py).
-        stand_in = {root: kin for kin, root in self.joints.driven.pairs} if self.joints is not None else {}
-        nodes = sorted(self.node_of.get(stand_in.get(h, h), -1) for h in q.bodies)
+        body_for = self.joints.driven.body_for if self.joints is not None else (lambda h: h)  # a root: its base
+        nodes = sorted(self.node_of.get(body_for(h), -1) for h in q.bodies)
         node = nodes[0] if nodes else None
         # The body's pointer, so the line names what to fix (its velocities, gravity factor, mass…).
         pointer = next((b.pointer for b in self.scene.bodies if b.node == node and b.pointer), None)
@@ -528,7 +527,7 @@ class RapierWorld:
             raise SimulationError(f"node {node} is not a body", node=node)
         b = self.world.rigid_bodies[self.handle_of[node]]
         if field in ("linear_velocity", "angular_velocity"):
-            v = _vec3(value, field, node)
+            v = finite_vec3(value, field, node)
             world_v = tuple(b.rotation.transform_vector(v).to_tuple())  # node space (D-9)
             if field == "linear_velocity":
                 b.linvel = world_v
@@ -591,14 +590,3 @@ class RapierWorld:
 
 
 ENGINE = RapierWorld  # what sim.engine.ENGINES names this module for
-
-
-
-def _vec3(value: Any, field: str, node: int) -> tuple[float, float, float]:
-    try:
-        v = tuple(float(x) for x in value)
-    except (TypeError, ValueError):
-        v = ()
-    if len(v) != 3 or not all(math.isfinite(x) for x in v):
-        raise SimulationError(f"{field} needs 3 finite numbers, got {value!r}", node=node)
-    return v  # type: ignore[return-value]

@@ -22,9 +22,9 @@ import rapier3d as r
 from ....model.joints import Joint, Pose
 from ....model.scene import PhysicsScene
 from .. import articulations
-from ..driven_roots import DrivenRoots
 from .aimed import _aim, _AimedBatch
 from .common import _Aimed, _Built, _data, _frame_world
+from .driven_roots import DrivenRoots
 from .edits import apply_edit
 from .multibody import _articulate, _child_on_b, _plan_trees
 from .rows import _add_aimed, _add_limit, _add_part, _side, _split

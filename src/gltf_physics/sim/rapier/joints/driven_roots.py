@@ -26,31 +26,20 @@ from typing import Any
 import numpy as np
 import rapier3d as r
 
+from .. import articulations
+from .aimed import _CONJ, _qcanon, _qmul
+
 MASS_RATIO = 1e6  # driven root mass / heaviest dynamic body: the links' reactions move it by ~1e-6 of theirs
 HEAVIEST = 1e20  # kg: the most a heaviest body counts for (Rapier works in float32, ~3e38 at most)
 
 
 def _rotvec(q: np.ndarray) -> np.ndarray:
     """Rotation vectors (N, 3) of unit quaternions (N, 4) xyzw, the short way round."""
-    q = np.where(q[:, 3:4] < 0, -q, q)
+    q = _qcanon(q)
     s = np.linalg.norm(q[:, :3], axis=1)
     angle = 2.0 * np.arctan2(s, q[:, 3])
     scale = np.where(s > 1e-12, angle / np.where(s > 1e-12, s, 1.0), 2.0)
     return q[:, :3] * scale[:, None]
-
-
-def _qmul_conj(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a · b⁻¹ for unit quaternions (N, 4) xyzw."""
-    bx, by, bz, bw = -b[:, 0], -b[:, 1], -b[:, 2], b[:, 3]
-    ax, ay, az, aw = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
-    return np.stack([aw * bx + ax * bw + ay * bz - az * by,
-                     aw * by - ax * bz + ay * bw + az * bx,
-                     aw * bz + ax * by - ay * bx + az * bw,
-                     aw * bw - ax * bx - ay * by - az * bz], axis=1)
-
-
-def _pose(iso: Any) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    return tuple(iso.translation.to_tuple()), tuple(iso.rotation.to_tuple())
 
 
 class DrivenRoots:
@@ -71,7 +60,7 @@ class DrivenRoots:
             self._heaviest = max((m for m in masses if math.isfinite(m)), default=1.0)
         mass = MASS_RATIO * min(max(1.0, self._heaviest), HEAVIEST)
         props = r.MassProperties((0.0, 0.0, 0.0), mass, (mass, mass, mass))
-        builder = (r.RigidBody.fixed().position(_pose(bodies[kinematic].position)).gravity_scale(0.0)
+        builder = (r.RigidBody.fixed().position(articulations.pose_of(bodies[kinematic])).gravity_scale(0.0)
                    .additional_mass_properties(props))
         root = rw.world.add_body(builder)
         self.pairs.append((kinematic, root))
@@ -95,7 +84,7 @@ class DrivenRoots:
             now.append((*iso.translation.to_tuple(), *iso.rotation.to_tuple()))
             end.append((*target.translation.to_tuple(), *target.rotation.to_tuple()))
         p0, p1 = np.array(now), np.array(end)
-        want = np.hstack([(p1[:, :3] - p0[:, :3]) / dt, _rotvec(_qmul_conj(p1[:, 3:], p0[:, 3:])) / dt])
+        want = np.hstack([(p1[:, :3] - p0[:, :3]) / dt, _rotvec(_qmul(p1[:, 3:], p0[:, 3:] * _CONJ)) / dt])
         moving = np.any(want != 0.0, axis=1)
         for i in np.flatnonzero(moving != self._moving).tolist():
             rb = bodies[self.pairs[i][1]]
@@ -115,6 +104,10 @@ class DrivenRoots:
             rb.reset_torques(False)
             rb.add_force((f[0], f[1], f[2]), True)
             rb.add_torque((f[3], f[4], f[5]), True)
+
+    def body_for(self, handle: Any) -> Any:
+        """The kinematic body a driven root stands for (``handle`` itself for any other body)."""
+        return next((kin for kin, root in self.pairs if root == handle), handle)
 
     def restored(self, rw: Any) -> None:
         """The world was restored from a snapshot: which roots are moving is read back from their body types."""
