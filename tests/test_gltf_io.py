@@ -296,3 +296,21 @@ def test_check_writable_refuses_impossible_paths(tmp_path: Path, make: str) -> N
         check_writable(target, "trace")
     check_writable(tmp_path / "new" / "deeper" / "x.csv", "trace")  # creatable: fine, and nothing made
     assert not (tmp_path / "new").exists()
+
+
+def test_a_folder_made_by_another_writer_meanwhile_is_used_and_left_alone(tmp_path: Path, monkeypatch) -> None:
+    """Batch workers write into one new folder at once: whoever loses the race to create it must not fail."""
+    folder, shared = tmp_path / "converted", tmp_path / "shared"
+    real_mkdir = Path.mkdir
+
+    def other_worker_first(self: Path, *args, **kwargs) -> None:
+        if self in (folder, shared) and not self.exists():
+            real_mkdir(self)  # the other worker's mkdir lands between our probe and ours
+        real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", other_worker_first)
+    write_all([Output(folder / "a.glb", [b"a"])])
+    assert [p.name for p in folder.iterdir()] == ["a.glb"]
+    with OutputSet() as files:  # an abort leaves a folder it did not make for its other writers
+        files.add(Output(shared / "b.glb", [b"b"]))
+    assert shared.is_dir()

@@ -172,7 +172,12 @@ def _make_parents(folder: Path, created: list[Path]) -> None:
         probe = probe.parent
     try:
         for d in reversed(missing):
-            d.mkdir()
+            try:
+                d.mkdir()
+            except FileExistsError:
+                # Another process (a batch worker writing beside this one) made it since the probe: it is
+                # not ours to remove on abort, and a file of that name is caught by the caller's is_dir check.
+                continue
             created.append(d)
     except OSError as exc:
         raise GltfError(f"cannot create folder {folder}: {exc.strerror or exc}") from None
