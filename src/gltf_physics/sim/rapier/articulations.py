@@ -216,27 +216,6 @@ def place(rw: Any, handle: Any, coords: list[float]) -> None:
     mb.update_rigid_bodies(rw.bodies, False)
 
 
-def set_link_velocity(rw: Any, handle: Any, body: Any, angular: bool) -> None:
-    """Make link ``body`` (child of multibody joint ``handle``) move with the linear or ``angular`` velocity
-    its rigid body was just given, as nearly as its joint allows: its coordinate rates solve
-    J_link·q̇ = v − J_rest·q̇_rest (least squares) over the rows of the part that was set, J the link's body
-    Jacobian (linear at the centre of mass, then angular)."""
-    import numpy as np
-
-    mb, link_id = rw.multibody_joints.get(handle)
-    link = mb.get_link(link_id)
-    rb = rw.bodies[body]
-    jac = np.asarray(mb.body_jacobian(link_id), dtype=np.float64).reshape(6, -1)
-    qdot = np.asarray(mb.generalized_velocity(), dtype=np.float64)
-    cols = slice(link.assembly_id, link.assembly_id + link.ndofs)
-    rows = slice(3, 6) if angular else slice(0, 3)
-    target = np.array((rb.angvel if angular else rb.linvel).to_tuple())
-    rest = qdot.copy()
-    rest[cols] = 0.0
-    qdot[cols] = np.linalg.lstsq(jac[rows, cols], target - jac[rows] @ rest, rcond=None)[0]
-    mb.set_generalized_velocity(qdot.tolist())
-
-
 class SoftLimits:
     """Soft limits of multibody links: before each step, one read of each articulation's coordinates, a
     NumPy test of every soft limit against its range, and a motor change only where a limit enters or

@@ -14,20 +14,15 @@ from typing import Any
 from ....dialects.common import portable_joints
 from ....gltf.transforms import quat_multiply
 from ....model.joints import Joint
-from .. import articulations
+from .. import articulations, link_velocities
 from .common import _Built, _canon, _conj, _frame_world, _iso, _measure
 from .rows import _side
 
 
 def _link_coords(rw: Any, b: _Built, p: Any) -> list[float] | None:
     """The joint coordinates (free axes, Rapier's order) of B relative to A now; None when the multibody
-    could not start from this state: a body moving (a link starts from the generalized velocity 0) or a
-    ball joint turned (its coordinate is a rotation, not a metric)."""
-    for side in (b.a, b.b):
-        rb = rw.bodies[side.handle]
-        if rb.is_dynamic and (any(v != 0.0 for v in rb.linvel.to_tuple())
-                              or any(v != 0.0 for v in rb.angvel.to_tuple())):
-            return None
+    could not start from this state: a ball joint turned (its coordinate is a rotation, not a metric). Moving
+    bodies are fine: the new link takes their motion (``link_velocities.py``)."""
     fa, fb = _frame_world(rw, b.a), _frame_world(rw, b.b)
     free = [(k, a) for k in ("linear", "angular") for a in range(3) if (k, a) not in p.locked]
     if sum(k == "angular" for k, _ in free) == 3:
@@ -80,8 +75,10 @@ def _child_on_b(rw: Any, j: Joint) -> Joint:
     return j
 
 
-def _articulate(driver: Any, index: int, built: _Built) -> bool:
-    """Put the joint on a multibody link when it is native there (``articulations.py``); else False."""
+def _articulate(driver: Any, index: int, built: _Built, rebuilt: bool = False) -> bool:
+    """Put the joint on a multibody link when it is native there (``articulations.py``); else False. The
+    link's bodies keep their motion (``link_velocities.py``), unless the joint is ``rebuilt`` (the rebuild gives
+    back what the articulation had before the old link was taken out)."""
     p = articulations.plan(built.joint)
     if p is None:
         return False
@@ -99,6 +96,7 @@ def _articulate(driver: Any, index: int, built: _Built) -> bool:
     coords = _link_coords(rw, built, p)
     if coords is None:
         return False
+    motion = (link_velocities.capture(rw, (parent, child)) if driver.moving and not rebuilt else {})
     handle = rw.multibody_joints.insert(
         parent, child, articulations.build(p, built.joint, _iso(built.a.frame), _iso(built.b.frame)), True)
     if handle is None:
@@ -106,6 +104,8 @@ def _articulate(driver: Any, index: int, built: _Built) -> bool:
     if anchor is not None:  # JOINT-9 between the link and the fixed body's own colliders
         built.parts += articulations.exclude_contacts(rw, anchor, child, built.joint.enable_collision)
     articulations.place(rw, handle, coords)
+    if link_velocities.moving(motion):
+        link_velocities.restore(rw, motion)
     built.multibody, built.plan = handle, p
     driver.soft.add(handle, p)
     return True
