@@ -20,16 +20,17 @@ from .rows import _side
 
 
 def _link_coords(rw: Any, b: _Built, p: Any) -> list[float] | None:
-    """The joint coordinates (free axes, Rapier's order) of B relative to A now; None when the multibody
-    could not start from this state: a ball joint turned (its coordinate is a rotation, not a metric). Moving
-    bodies are fine: the new link takes their motion (``link_velocities.py``)."""
+    """The joint coordinates (free axes, Rapier's order) of B relative to A now: a free axis's offset or
+    twist, and a ball's rotation vector (a new link's ball starts unturned; Rapier turns it by a displacement
+    given as a rotation vector in frame A). Moving bodies are fine: the new link takes their motion
+    (``link_velocities.py``)."""
     fa, fb = _frame_world(rw, b.a), _frame_world(rw, b.b)
     free = [(k, a) for k in ("linear", "angular") for a in range(3) if (k, a) not in p.locked]
     if sum(k == "angular" for k, _ in free) == 3:
         q = _canon(quat_multiply(_conj(fa.rotation), fb.rotation))
-        if 2.0 * math.atan2(math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2), q[3]) > 1e-9:
-            return None
-        return [_measure(k, (a,), fa, fb)[0] if k == "linear" else 0.0 for k, a in free]
+        s = math.sqrt(q[0] ** 2 + q[1] ** 2 + q[2] ** 2)
+        scale = 2.0 * math.atan2(s, q[3]) / s if s > 1e-12 else 2.0
+        return [_measure(k, (a,), fa, fb)[0] if k == "linear" else q[a] * scale for k, a in free]
     return [_measure(k, (a,), fa, fb)[0] for k, a in free]
 
 
