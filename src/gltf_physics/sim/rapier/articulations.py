@@ -314,8 +314,7 @@ def plan_trees(joints: list[Joint], ends: list[tuple[Any, Any] | None], dynamic:
 
     ``ends[i]``: the Rapier bodies of joint i's sides A and B (None: ignored); ``dynamic(h)`` whether a body is
     dynamic; ``fits(joint, a, b)``: whether the joint, built with A = a and B = b, is native on a
-    multibody link and can start from the bodies' present state; ``swap_is_exact``/``swapped``: the exact
-    side swap (``portable_joints``).
+    multibody link; ``swap_is_exact``/``swapped``: the exact side swap (``portable_joints``).
 
     A structure is the dynamic bodies linked by joints between two of them, plus its joints to fixed and
     kinematic bodies (each such joint its own anchor: the world, a static and a kinematic body are split per

@@ -19,7 +19,7 @@ from .common import _Built, _canon, _conj, _frame_world, _iso, _measure
 from .rows import _side
 
 
-def _link_coords(rw: Any, b: _Built, p: Any) -> list[float] | None:
+def _link_coords(rw: Any, b: _Built, p: Any) -> list[float]:
     """The joint coordinates (free axes, Rapier's order) of B relative to A now: a free axis's offset or
     twist, and a ball's rotation vector (a new link's ball starts unturned; Rapier turns it by a displacement
     given as a rotation vector in frame A). Moving bodies are fine: the new link takes their motion
@@ -36,8 +36,8 @@ def _link_coords(rw: Any, b: _Built, p: Any) -> list[float] | None:
 
 def _plan_trees(rw: Any, joints: list[Joint]) -> articulations.TreePlan:
     """``articulations.plan_trees`` over this world's bodies: each joint's two Rapier bodies, and whether a
-    joint built with given sides fits a multibody link (native there and able to start from the present
-    state, ``_link_coords``)."""
+    joint built with given sides fits a multibody link (native there, body B dynamic; a link starts from any
+    present state: ``_link_coords``, ``link_velocities.py``)."""
     def sides(j: Joint) -> tuple[Any, Any]:
         return (_side(rw, j.body_a, j.frame_a, j.node if j.node >= 0 else None),
                 _side(rw, j.body_b, j.frame_b, j.connected_node))
@@ -48,10 +48,7 @@ def _plan_trees(rw: Any, joints: list[Joint]) -> articulations.TreePlan:
         ends.append(None if a is None or b is None or a.handle == b.handle else (a.handle, b.handle))
 
     def fits(j: Joint, _a: Any, b_handle: Any) -> bool:
-        p = articulations.plan(j)
-        if p is None or not rw.bodies[b_handle].is_dynamic:
-            return False
-        return _link_coords(rw, _Built(j, *sides(j)), p) is not None
+        return articulations.plan(j) is not None and rw.bodies[b_handle].is_dynamic
 
     bodies = rw.bodies
     return articulations.plan_trees(joints, ends, lambda h: bodies[h].is_dynamic, fits,
@@ -95,8 +92,6 @@ def _articulate(driver: Any, index: int, built: _Built, rebuilt: bool = False) -
     elif not articulations.attachable(rw, parent, child):
         return False
     coords = _link_coords(rw, built, p)
-    if coords is None:
-        return False
     motion = (link_velocities.capture(rw, (parent, child)) if driver.moving and not rebuilt else {})
     handle = rw.multibody_joints.insert(
         parent, child, articulations.build(p, built.joint, _iso(built.a.frame), _iso(built.b.frame)), True)
