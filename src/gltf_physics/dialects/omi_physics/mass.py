@@ -6,7 +6,9 @@ replaces (the output's numbers must not move by an ulp), by two means only:
 
 - stacked ``np.matmul`` / ``np.linalg.inv`` / ``np.linalg.det`` instead of one call per body: NumPy runs the
   same BLAS / LAPACK kernel on each slice of a stack as on a single matrix of the same layout, so each slice is
-  the per-body result (``tests/test_dialect_omi_write.py`` compares them on every fixture);
+  the per-body result (``tests/test_dialect_omi_write.py`` compares them on every fixture); a matrix–vector
+  product is the exception (a gemv for one, a gemm for a stack: rounded differently by some kernels), so the
+  rigid inverses' translations are summed element-wise by ``geometry.frames`` on both paths;
 - work skipped only when its inputs are the same bytes as before: a body frame's rotation depends only on
   the 3×3 of its world matrix (decomposed once per distinct 3×3), and a body's result only on its motion's
   explicit values and each collider's (shape, relative matrix) — bodies built alike are computed once.
