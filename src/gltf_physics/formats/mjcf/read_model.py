@@ -9,6 +9,7 @@ import numpy as np
 from ...model import PhysicsScene, WorldGravity
 from ..robot_scene import Z_UP_TO_Y_UP, RobotBuilder, ball_limits, fixed_limits, pose_matrix
 from .read import body_names, xyzw
+from .read_contacts import contact_notes
 from .read_geoms import GeomReader
 from .read_joints import BodyJoint, body_joint, dof_drives, joint_gains
 
@@ -58,6 +59,8 @@ class _Reader:
             if self.owner[i] == i:
                 self._joint(i)
         self._equalities()
+        contact_notes(self.m, [g for g in range(self.m.ngeom) if self.m.geom_contype[g] or
+                               self.m.geom_conaffinity[g]], self.b.note)
         self._options()
         self._unsupported()
         return self.b.finish()
