@@ -23,6 +23,7 @@ import argparse
 import dataclasses
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -134,8 +135,8 @@ def urdf_case(name: str = "a1") -> Case:
     """A floating URDF quadruped: MuJoCo's compile of the URDF (free root, floor) against our URDF reader's
     glTF with the same floor (a plane, friction 1 combined by maximum, as MuJoCo's default geom) and lift."""
     from gltf_physics.dialects import write_scene
-    from gltf_physics.model import CombineMode, PhysicsMaterial, Plane
     from gltf_physics.model import Collider as ModelCollider
+    from gltf_physics.model import CombineMode, PhysicsMaterial, Plane
 
     model = _quiet_compile(_spec(name))
     qpos, lift = start_qpos(model)
@@ -178,7 +179,9 @@ def _quiet_compile(spec: Any) -> Any:
     previous = mujoco.get_mju_user_warning()
     mujoco.set_mju_user_warning(lambda text: None)  # the suite's walker warns; MuJoCo would log to the cwd
     try:
-        return spec.compile()
+        with warnings.catch_warnings():  # and MjSpec repeats it as a Python warning
+            warnings.simplefilter("ignore", UserWarning)
+            return spec.compile()
     finally:
         mujoco.set_mju_user_warning(previous)
 
