@@ -9,9 +9,10 @@ The goal: within 2 cm + 25 % of how far MuJoCo moved the root over the first 0.3
 - ``ant``: dm_control's ant (``third_party/ant``), given the free root joint and the floor that dm_control's
   locomotion tasks attach to it; ``half-cheetah``, ``hopper``, ``walker``, ``humanoid``: dm_control's suite
   (cheetah, hopper, walker, humanoid) as they are;
-- ``a1``: the Unitree A1 quadruped URDF of ``pybullet_data``, floating, with a plane under it on both sides
-  (MuJoCo compiles the URDF itself, static links kept apart). PyBullet's Laikago URDF does not compile in
-  MuJoCo (hip links below its minimum mass), so the A1 stands in for it.
+- ``laikago``: the Laikago quadruped URDF of ``pybullet_data`` (``laikago_toes_zup.urdf``, the Z-up one:
+  ``laikago.urdf`` does not compile in MuJoCo, its hip links are below MuJoCo's minimum mass), floating, with a
+  plane under it on both sides (MuJoCo compiles the URDF itself, static links kept as bodies). Its joints have
+  no limits; it starts at its zero pose (the URDF reader places the links there).
 
 Start: every hinge 0.3 rad from its reference (inside its range), the root lifted until the lowest geom is
 1 cm above the floor (MuJoCo's contact distances at the start pose), at rest.
@@ -39,7 +40,8 @@ EVERY = 0.01  # s between samples; gltf-physics runs at this rate with SUBSTEPS
 SUBSTEPS = 4
 SHORT = 0.3  # s: the goal's window
 TILT, CLEARANCE = 0.3, 0.01  # rad, m
-MODELS = ("ant", "half-cheetah", "hopper", "walker", "humanoid", "a1")
+MODELS = ("ant", "half-cheetah", "hopper", "walker", "humanoid", "laikago")
+URDF = {"laikago": ("laikago/laikago_toes_zup.urdf", "chassis")}  # pybullet_data path, root link
 SUITE = {"half-cheetah": "cheetah", "hopper": "hopper", "walker": "walker", "humanoid": "humanoid"}
 
 
@@ -66,10 +68,11 @@ def _spec(name: str) -> Any:
         spec.body("torso").add_freejoint()
         spec.worldbody.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 0.1])
         return spec
-    if name == "a1":
-        spec = mujoco.MjSpec.from_file(str(_package("pybullet_data") / "a1" / "a1.urdf"))
+    if name in URDF:
+        path, root = URDF[name]
+        spec = mujoco.MjSpec.from_file(str(_package("pybullet_data") / path))
         spec.compiler.fusestatic = False  # keep every link a body, as in the glTF
-        spec.body("trunk").add_freejoint()
+        spec.body(root).add_freejoint()
         spec.worldbody.add_geom(name="floor", type=mujoco.mjtGeom.mjGEOM_PLANE, size=[0, 0, 0.1])
         return spec
     return mujoco.MjSpec.from_file(str(_package("dm_control") / "suite" / f"{SUITE[name]}.xml"))
@@ -131,7 +134,7 @@ def mjcf_case(name: str) -> Case:
     return Case(name, model, qpos, scene, model.body(_root(model)).name)
 
 
-def urdf_case(name: str = "a1") -> Case:
+def urdf_case(name: str = "laikago") -> Case:
     """A floating URDF quadruped: MuJoCo's compile of the URDF (free root, floor) against our URDF reader's
     glTF with the same floor (a plane, friction 1 combined by maximum, as MuJoCo's default geom) and lift."""
     from gltf_physics.dialects import write_scene
@@ -139,10 +142,8 @@ def urdf_case(name: str = "a1") -> Case:
     from gltf_physics.model import CombineMode, PhysicsMaterial, Plane
 
     model = _quiet_compile(_spec(name))
-    qpos, lift = start_qpos(model)
-    qpos[7:] = model.qpos0[7:]  # the URDF reader places the links at their zero pose: no tilt
-    qpos, lift = _lift_only(model, qpos)
-    imported = gp.from_urdf(_package("pybullet_data") / "a1" / "a1.urdf", floating_base=True)
+    qpos, lift = _lift_only(model, model.qpos0.copy())  # the URDF reader places the links at their zero pose
+    imported = gp.from_urdf(_package("pybullet_data") / URDF[name][0], floating_base=True)
     doc = imported.document
     nodes = doc.json["nodes"]  # type: ignore[union-attr]
     top = doc.json["scenes"][doc.json.get("scene", 0)]["nodes"]  # type: ignore[union-attr]
@@ -188,7 +189,7 @@ def _quiet_compile(spec: Any) -> Any:
 
 def case(name: str) -> Case:
     """The named model (one of MODELS)."""
-    return urdf_case(name) if name == "a1" else mjcf_case(name)
+    return urdf_case(name) if name in URDF else mjcf_case(name)
 
 
 def reference(c: Case, duration: float) -> np.ndarray:

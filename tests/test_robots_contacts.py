@@ -89,3 +89,42 @@ def test_default_contact_parameters_give_no_contact_losses() -> None:
     xml = """<mujoco><worldbody><geom type="plane" size="5 5 .1"/>
       <body pos="0 0 1"><freejoint/><geom type="box" size=".1 .1 .1"/></body></worldbody></mujoco>"""
     assert _notes(xml) == []
+
+
+def _collide(a: object, b: object) -> bool:
+    """The recommended filter rule, both ways (D-7); no filter collides with everything."""
+    def one(x: object, y: object) -> bool:
+        return y is None or not y.collide_with_systems or bool(  # type: ignore[attr-defined]
+            set(x.collision_systems if x is not None else ()) & set(y.collide_with_systems))  # type: ignore[attr-defined]
+    return one(a, b) and one(b, a)
+
+
+WELDED = """<mujoco><option>{flag}</option><worldbody>
+  <body name="hip" pos="0 0 1"><freejoint/><geom name="hip_g" type="box" size=".1 .1 .1" mass="1"/>
+    <body name="shoulder"><geom name="shoulder_g" type="sphere" size=".05" pos=".1 0 0" mass="0.001"/>
+      <body name="mount"><geom name="mount_g" type="sphere" size=".05" pos=".08 0 -.05" mass="0.001"/></body>
+    </body>
+    <body name="thigh"><joint name="knee" type="hinge" axis="0 1 0"/>
+      <geom name="thigh_g" type="capsule" fromto="0 0 0 .15 0 -.3" size=".06" mass="1"/></body>
+  </body></worldbody></mujoco>"""
+
+
+@pytest.mark.parametrize("filterparent", [True, False])
+def test_bodies_welded_together_touch_as_mujoco_lets_them(filterparent: bool) -> None:
+    # MuJoCo's filterparent works on weld groups: shoulder and mount are welded to the hip (no joint), so
+    # neither touches the hip's hinged child, the thigh; with filterparent disabled both do. Bodies of one
+    # weld group (hip, mount) never touch. glTF keeps only a joint's two sides apart (JOINT-9): the pairs
+    # checked here are no joint's two sides, so the reader's collision filters must say it.
+    xml = WELDED.format(flag="" if filterparent else '<flag filterparent="disable"/>')
+    model = mujoco.MjModel.from_xml_string(xml)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    pairs = {("shoulder", "thigh"), ("mount", "thigh"), ("hip", "mount")}  # each overlaps at the start
+    touching = {tuple(sorted((model.geom(int(c.geom1)).name[:-2], model.geom(int(c.geom2)).name[:-2])))
+                for c in data.contact[:data.ncon]} & pairs
+    assert touching == (set() if filterparent else {("shoulder", "thigh"), ("mount", "thigh")})
+    scene = read_model(model, "welded.xml")
+    nodes = scene.document.json["nodes"]  # type: ignore[union-attr]
+    by_geom = {nodes[c.node]["name"][:-2]: scene.filters[c.filter] if c.filter is not None else None
+               for c in scene.colliders}
+    assert {p for p in pairs if _collide(by_geom[p[0]], by_geom[p[1]])} == touching
