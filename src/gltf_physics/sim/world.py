@@ -199,6 +199,17 @@ class World:
         p = self.engine.read_poses().astype(np.float64)  # a copy
         return self.nodes.copy(), p[:, 4:], p[:, :4]
 
+    def notes(self) -> list[str]:
+        """What the engine changed to run this scene stably, one line each naming the joint (a loss, as a
+        converter's): e.g. armature on the joints of a multibody link that weighs under 1e-4 of its tree.
+
+        Example:
+            >>> world.notes()
+            []
+        """
+        names = [j.pointer or _name_of(_nodes(self.scene), j.node) for j in self.scene.joints]
+        return [f"joint {names[k]}: {message}" for k, message in getattr(self.engine, "notes", ())]
+
     def events(self) -> list[dict[str, Any]]:
         """Trigger events since the start, in order: ``{"time", "event": "enter"|"exit", "trigger", "node"}``
         (``trigger`` the trigger's node, ``node`` the body's node).
@@ -315,9 +326,13 @@ class World:
 
 
 def _node_names(scene: PhysicsScene, wanted: list[int]) -> list[str]:
-    nodes = scene.document.json.get("nodes") if scene.document is not None else None
-    nodes = nodes if isinstance(nodes, list) else []
+    nodes = _nodes(scene)
     return [_name_of(nodes, node) for node in wanted]
+
+
+def _nodes(scene: PhysicsScene) -> list[Any]:
+    nodes = scene.document.json.get("nodes") if scene.document is not None else None
+    return nodes if isinstance(nodes, list) else []
 
 
 def _name_of(nodes: list[Any], node: int) -> str:

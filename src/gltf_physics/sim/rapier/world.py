@@ -63,6 +63,7 @@ from ..errors import SimulationError, finite_vec3
 from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
 from . import link_contacts
+from .armature import steady_tiny_links
 from .bodies import body_frames, locked_axes, rapier_mass, solver_iterations
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
 from .controllers import build_controllers, controller_of, set_controlled
@@ -127,6 +128,7 @@ class RapierWorld:
         self._stale = True  # the next read reads every body
         self._read_at = -1  # substep_count at the last read_poses
         self.joints = build_joints(self, scene, articulations)
+        self.notes = steady_tiny_links(self)  # (joint index, message): what the run changed to stay finite
         # contacts no multibody joint coordinate can act on are dropped (link_contacts)
         self.hooks = link_contacts.install(self, self.joints, self.hooks)
         self.world.physics_hooks = self.hooks
