@@ -207,6 +207,16 @@ class MujocoWorld:
             self._start_m = world_matrices(doc) if self.animation is None else self.animation.world_all(0.0)
         return carried_matrix(doc, self._start_m, self.handle_of, self.pose, node)
 
+    def point_velocity(self, node: int, point: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(glTF-world velocity of the glTF-world ``point`` carried by the body on ``node``, its angular
+        velocity): MuJoCo's body velocity at its frame origin, carried to the point."""
+        i = self.handle_of[node]
+        res = np.zeros(6)
+        mujoco.mj_objectVelocity(self.model, self.data, mujoco.mjtObj.mjOBJ_XBODY, i, res, 0)
+        w, v = res[:3], res[3:]
+        v = v + np.cross(w, _R @ np.asarray(point, dtype=float) - self.data.xpos[i])
+        return _R.T @ v, _R.T @ w
+
     # -- runtime changes -----------------------------------------------------------------------------------
     def set_controlled(self, kind: str, index: int, field: str, value: Any) -> None:
         """Vehicles, wheels, thrusters and gravity volumes are not written to MJCF: nothing to set."""

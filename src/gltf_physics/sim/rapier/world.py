@@ -492,6 +492,12 @@ class RapierWorld:
         """Current world matrix (4×4) of any node: moved with its nearest body, else as in the file."""
         return carried_matrix(self.doc_json, self._world_m, self.handle_of, self.pose, node)
 
+    def point_velocity(self, node: int, point: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(world velocity of the world ``point`` carried by the body on ``node``, its angular velocity)."""
+        b = self.bodies[self.handle_of[node]]
+        v, w = b.velocity_at_point(tuple(float(x) for x in point)), b.angvel
+        return np.array([v.x, v.y, v.z]), np.array([w.x, w.y, w.z])
+
     # -- runtime changes -----------------------------------------------------------------------------
     def push(self, node: int, force: Any, point: Any) -> None:
         """A world force (N) at a world point on a dynamic body for the next step only (a user's grab)."""
