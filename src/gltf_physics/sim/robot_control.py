@@ -19,6 +19,7 @@ velocities (``Engine.point_velocity``), so both engines answer alike.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -48,22 +49,28 @@ class Coordinate:
 def coordinates(scene: PhysicsScene) -> dict[str, Coordinate]:
     """Joint name → its coordinate, for every joint of ``scene`` with one (see the module docstring)."""
     nodes = scene.document.json.get("nodes", []) if scene.document is not None else []
-    exact: dict[str, Coordinate] = {}
-    aliases: dict[str, list[Coordinate]] = {}
+    wanted: list[tuple[str, str, Coordinate]] = []  # (name wanted, the node's own name, coordinate)
     for k, j in enumerate(scene.joints):
         name = nodes[j.node].get("name") if 0 <= j.node < len(nodes) else None
         coord = _coordinate(k, j)
         if not isinstance(name, str) or coord is None:
             continue
-        exact.setdefault(name, coord)
-        for suffix, sign in _SUFFIXES:
-            if name.endswith(suffix) and len(name) > len(suffix):
-                aliases.setdefault(name.removesuffix(suffix), []).append(
-                    Coordinate(coord.joint, coord.kind, coord.axis, coord.drive, coord.sign * sign))
-    for name, found in aliases.items():
-        if name not in exact and len(found) == 1:
-            exact[name] = found[0]
-    return exact
+        suffix = next((x for x in _SUFFIXES if name.endswith(x[0]) and len(name) > len(x[0])), None)
+        if suffix is None:
+            wanted.append((name, name, coord))
+        else:
+            flipped = Coordinate(coord.joint, coord.kind, coord.axis, coord.drive, coord.sign * suffix[1])
+            wanted.append((name.removesuffix(suffix[0]), name, flipped))
+    counts = Counter(w for w, _, _ in wanted)
+    out: dict[str, Coordinate] = {}
+    for want, own, coord in wanted:  # a short name taken twice: each joint under its node's own name
+        key = want if counts[want] == 1 else own
+        out.setdefault(key, coord if key == want or want == own else _plain(coord, scene.joints[coord.joint]))
+    return out
+
+
+def _plain(flipped: Coordinate, j: Joint) -> Coordinate:
+    return Coordinate(flipped.joint, flipped.kind, flipped.axis, flipped.drive, 1.0)
 
 
 def _coordinate(k: int, j: Joint) -> Coordinate | None:
