@@ -223,3 +223,17 @@ def test_without_armature_the_coaxial_tiny_link_goes_non_finite(tmp_path: Path,
     monkeypatch.setattr(armature, "FLOOR", 0.0)
     with pytest.raises(SimulationError, match="non-finite"):
         gp.World(gp.from_urdf(path), rate=60).run(5.0)
+
+
+def test_simulate_prints_the_armature_notes(tmp_path: Path) -> None:
+    path, out = tmp_path / "q.urdf", tmp_path / "q.glb"
+    path.write_text(_quadruped(1e8))
+    run = [sys.executable, "-m", "gltf_physics"]
+    assert subprocess.run([*run, "convert", str(path), str(out), "--to", "khr"], capture_output=True,
+                          cwd=tmp_path).returncode == 0
+    done = subprocess.run([*run, "simulate", str(out), "--duration", "0.5"], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stdout.splitlines() if " note joint " in line]
+    assert len(notes) == 12 and all(line.startswith(f"{out}: note joint /nodes/") for line in notes)
+    assert "armature 1e-05 kg·m² on its coordinates" in notes[0]
