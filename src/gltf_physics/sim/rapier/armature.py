@@ -1,7 +1,8 @@
 """Armature on the joints of tiny multibody links: what keeps Rapier's reduced-coordinate solve finite when a
 link weighs a millionth of its tree (hips, flanges, sensor mounts of real URDFs).
 
-Why: Rapier's multibody joints have no armature by default, and its bindings compute in 32-bit floats. Where
+Why: Rapier's multibody joints have no armature by default, and a multibody's velocity solve goes through an LU
+factorisation of its dense augmented mass matrix (``Multibody::inv_augmented_mass``) in 32-bit floats. Where
 two joint axes are separated only by a tiny link (a hip between two actuators at one point, a mount between
 two coaxial joints), the tree's generalized mass matrix has a block ``[[A + a, A], [A, A]]`` whose conditioning
 is ``A / a``: a link of 1e-8 of the tree's largest inertia makes it singular to f32 precision, and the solve
