@@ -45,7 +45,7 @@ def simulate_summary(src: Path, scene: Any, world: Any, outputs: Sequence[Path |
     lines = [] if has_physics(scene) else [f"{src}: {NO_PHYSICS}; nothing moves"]
     lines.append(run_line(src.name, world.time, world.step_count, world.rate, len(world.nodes), len(world.events())))
     lines.append(written_line(outputs))
-    return lines
+    return lines + [f"{src}: note {line}" for line in world.notes()]
 
 
 def loss_lines(losses: Sequence[dict[str, str]], report: Path | None) -> list[str]:
