@@ -41,3 +41,4 @@ def test_the_same_mass_set_twice_keeps_the_controllers() -> None:
     w.set(MASS, 1000.0)  # the mass it has: nothing to retune
     w.run(0.1)
     assert controller_of(w.engine, VehicleDriver).rays == rays
+

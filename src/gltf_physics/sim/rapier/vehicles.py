@@ -51,7 +51,6 @@ from .thrusters import Thrusters, nearest_body, relative_pose
 DAMPENER_TIME = 0.25  # s: dampeners remove velocity with this time constant
 MIN_TRAVEL = 1e-3
 UNLIMITED = 1e9
-RETUNED = ("suspension_stiffness", "suspension_damping_compression", "suspension_damping_rebound")  # set: retune
 
 
 @dataclass
@@ -162,8 +161,6 @@ class VehicleDriver:
                 raise ValueError(f"no simulated wheel uses wheel settings {index}")
             for w in hits:
                 w.spec = dataclasses.replace(w.spec, **{name: _coerce(getattr(w.spec, name), value, name)})
-            if name in RETUNED:
-                self._retune()
         elif self.thrusters.set(index, kind, name, value) == 0:
             raise ValueError(f"no simulated {kind} thruster uses settings {index}")
 
