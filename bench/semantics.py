@@ -490,8 +490,8 @@ def raw_vehicles() -> Callable[[], None]:
 
 
 # Wall time by default; ``--clock cpu`` times this process's CPU (time.process_time), which other processes on a
-# loaded machine disturb far less (measured at load average 8–10 on 2 cores: run-to-run spread of a ratio
-# ±50 % by wall time, ±5 % by CPU time).
+# loaded machine disturb far less, and takes the sides' steps in turn (``time_interleaved``). Measured at load
+# average 7–10 on 2 cores: run-to-run spread of a ratio ±50 % by wall time, ±5 % this way.
 CLOCK = [time.perf_counter]
 
 
@@ -506,6 +506,26 @@ def time_steps(step: Callable[[], None], steps: int, budget: float) -> float:
         if done >= 3 and clock() - t0 > budget:
             break
     return (clock() - t0) / done * 1000.0
+
+
+def time_interleaved(sides: list[Callable[[], None]], steps: int, budget: float) -> list[float]:
+    """ms per step of each side, their steps taken in turn (one of each, then again), after 3 unmeasured
+    steps each; up to ``steps`` rounds, stopping once ``budget`` seconds of measured time are spent."""
+    clock = CLOCK[0]
+    for side in sides:
+        for _ in range(3):
+            side()
+    spent = [0.0] * len(sides)
+    done = 0
+    while done < steps:
+        for k, side in enumerate(sides):
+            t0 = clock()
+            side()
+            spent[k] += clock() - t0
+        done += 1
+        if done >= 3 and sum(spent) > budget * len(sides):
+            break
+    return [t / done * 1000.0 for t in spent]
 
 
 @dataclass
@@ -531,10 +551,15 @@ def measure(name: str, scene_of: Callable[[], PhysicsScene], raw_of: Callable[[]
     ours, raw, raw_mb = [], [], []
     for _ in range(reps):  # interleaved: every side sees the same machine load
         w = World(scene, rate=RATE, **options)  # type: ignore[arg-type]
-        ours.append(time_steps(lambda w=w: (w.step(), w.poses()), steps, budget))
-        raw.append(time_steps(raw_of(), steps, budget))
+        sides = [lambda w=w: (w.step(), w.poses()), raw_of(), *([raw_mb_of()] if raw_mb_of is not None else [])]
+        if CLOCK[0] is time.process_time:  # step by step: a burst of load falls on every side alike
+            times = time_interleaved(sides, steps, budget)
+        else:
+            times = [time_steps(side, steps, budget) for side in sides]
+        ours.append(times[0])
+        raw.append(times[1])
         if raw_mb_of is not None:
-            raw_mb.append(time_steps(raw_mb_of(), steps, budget))
+            raw_mb.append(times[2])
     row = Row(name, statistics.median(ours), statistics.median(raw),
               raw_multibody=statistics.median(raw_mb) if raw_mb else None)
     print(row.line(), flush=True)
