@@ -114,3 +114,23 @@ def test_the_page_at_2_s_frames_the_fall_and_the_floor(browser, tmp_path) -> Non
             assert 0 <= x <= width and 0 <= y <= height
     finally:
         page.page.close()
+
+
+def test_a_static_mesh_near_the_run_is_framed_and_a_carried_one_is_not() -> None:
+    doc, s = scene()
+    # a visual step mesh (no collider) at x = 2..4, y = 0..1 on node 3, and a mesh on node 4 under the ball,
+    # 3 m above it (y 12.5..13.5 at the start): it moves with the ball, so it is not static geometry
+    doc.json["nodes"] += [{"name": "step", "mesh": 0, "translation": [3, 0.5, 0]},
+                          {"name": "skin", "mesh": 0, "translation": [0, 3, 0]}]
+    doc.json["nodes"][0]["children"] = [4]
+    doc.json["meshes"] = [{"primitives": [{"attributes": {"POSITION": 0}}]}]
+    doc.json["accessors"] = [{"count": 8, "componentType": 5126, "type": "VEC3", "min": [-1, -0.5, -7],
+                              "max": [1, 0.5, 7]}]
+    lo, hi = frame_box(doc, s, FALL)
+    # the step's box (2, 0, -7)..(4, 1, 7) is within the margin: cut to z ±5.75 it adds nothing beyond the
+    # floor strip there; the carried mesh would have raised the top to 13.5: it stays 10.5
+    assert lo.tolist() == pytest.approx([-5.75, -1.0, -5.75], abs=1e-12)
+    assert hi.tolist() == pytest.approx([5.75, 10.5, 5.75], abs=1e-12)
+    doc.json["nodes"][3]["translation"] = [0, 12.5, 0]  # the step now above the start: y up to 13
+    lo, hi = frame_box(doc, s, FALL)
+    assert hi.tolist() == pytest.approx([5.75, 13.0, 5.75], abs=1e-12)

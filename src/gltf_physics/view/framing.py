@@ -6,8 +6,10 @@ union of
 
 - every moving body's colliders swept along its recorded path (each body's colliders as a ball about its node
   origin, so a turning body stays inside), or placed at t = 0 without a run, and
-- the part of each static collider's bounds within ``MARGIN`` of that swept box (a floor under a falling box
-  adds the floor's strip under it; a ramp the ball rolls down adds the ramp; a wall 1 km away adds nothing).
+- the part of each static collider's bounds, and of each static mesh's (a node's mesh that no moving body
+  carries: its POSITION accessors' min/max, placed), within ``MARGIN`` of that swept box (a floor under a
+  falling box adds the floor's strip under it; a ramp the ball rolls down adds the ramp; a wall 1 km away
+  adds nothing).
 
 Coordinates are glTF world space (+Y up). Both pictures use it: the page's camera (`view --png --at`, and the
 first view of a page) and the matplotlib preview (`view --png` without a browser).
@@ -20,6 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..gltf.document import Document
+from ..gltf.hierarchy import nearest_marked, parents
 from ..gltf.transforms import world_matrices
 from ..model import MotionType, PhysicsScene, Plane
 from .png import shape_segments
@@ -40,11 +43,13 @@ def frame_box(doc: Document, scene: PhysicsScene, trajectories: Mapping[int, np.
     lo, hi = moving
     margin = max(MIN_MARGIN, MARGIN_FRACTION * float(np.max(hi - lo)))
     near_lo, near_hi = lo - margin, hi + margin
+    still = []
     for c in scene.colliders:
         body = scene.body(c.body) if c.body is not None else None
-        if body is not None and body.motion.type is not MotionType.STATIC:
-            continue
-        bounds = _collider_bounds(doc, world, c.node, c.shape)
+        if body is None or body.motion.type is MotionType.STATIC:
+            still.append(_collider_bounds(doc, world, c.node, c.shape))
+    still += _static_mesh_bounds(doc, scene, world)
+    for bounds in still:
         if bounds is None:
             continue
         clip_lo, clip_hi = np.maximum(bounds[0], near_lo), np.minimum(bounds[1], near_hi)
@@ -80,6 +85,36 @@ def _moving_box(doc: Document, scene: PhysicsScene, world: list[np.ndarray],
         return None
     c = np.array(corners)
     return c.min(axis=0), c.max(axis=0)
+
+
+def _static_mesh_bounds(doc: Document, scene: PhysicsScene, world: list[np.ndarray]) -> list[Box | None]:
+    """World bounds of each mesh on a node no moving body carries, from its POSITION accessors' min/max
+    (required by glTF; a primitive without them is skipped)."""
+    gltf = doc.json
+    nodes, meshes, accessors = (gltf.get(k) if isinstance(gltf.get(k), list) else [] for k in
+                                ("nodes", "meshes", "accessors"))
+    bodies = {b.node: b for b in scene.bodies}
+    carrier = nearest_marked(parents(gltf), set(bodies))
+    out: list[Box | None] = []
+    for i, node in enumerate(nodes):
+        m = node.get("mesh") if isinstance(node, dict) else None
+        body = bodies.get(carrier[i]) if carrier[i] is not None else None
+        if not isinstance(m, int) or not 0 <= m < len(meshes) or i >= len(world) or not isinstance(meshes[m], dict) \
+                or (body is not None and body.motion.type is not MotionType.STATIC):
+            continue
+        for prim in meshes[m].get("primitives") or []:
+            a = (prim.get("attributes") or {}).get("POSITION") if isinstance(prim, dict) else None
+            acc = accessors[a] if isinstance(a, int) and 0 <= a < len(accessors) else None
+            lo, hi = (acc.get("min"), acc.get("max")) if isinstance(acc, dict) else (None, None)
+            try:
+                corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                                    for z in (lo[2], hi[2])], dtype=float)
+            except (TypeError, IndexError, ValueError):
+                continue  # no usable min/max: the validator reports it; the frame does without
+            pts = corners @ world[i][:3, :3].T + world[i][:3, 3]
+            if np.all(np.isfinite(pts)):
+                out.append((pts.min(axis=0), pts.max(axis=0)))
+    return out
 
 
 def _collider_bounds(doc: Document, world: list[np.ndarray], node: int, shape: object) -> Box | None:
