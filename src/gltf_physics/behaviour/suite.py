@@ -32,7 +32,7 @@ class SubResult:
 
 def _close(expected: Any, actual: Any) -> bool:
     if isinstance(expected, bool) or isinstance(actual, bool):
-        return expected is actual or expected == actual and type(expected) is type(actual)
+        return expected is actual or (expected == actual and type(expected) is type(actual))
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
         if math.isnan(expected) or math.isnan(actual):
             return math.isnan(expected) and math.isnan(actual)
