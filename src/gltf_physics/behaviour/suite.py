@@ -60,7 +60,6 @@ def run_test(glb: Path, spec_json: Path) -> tuple[list[SubResult], GraphRunner]:
     step = 1.0 / RATE
     t = 0.0
     while t < MAX_SECONDS and not runner.stopped:
-        t += step
         runner.tick(t, step)
         for event, values in runner.sent:
             if runner.graph.events[event].id == "test/onStart":
@@ -68,6 +67,7 @@ def run_test(glb: Path, spec_json: Path) -> tuple[list[SubResult], GraphRunner]:
                 duration = max(duration, d if isinstance(d, float) and math.isfinite(d) else 0.0)
         if t > duration + 0.5:
             break
+        t += step
     spec = json.loads(Path(spec_json).read_text())
     results = []
     for test in spec.get("tests", []):
