@@ -2,8 +2,8 @@
 
 Tick model (documented in docs/behaviour.md): ``start()`` fires every ``event/onStart`` node in JSON order.
 Each ``tick(time_since_start, dt)`` then, in this order: delivers the custom events sent during the previous
-tick, runs the delayed activations that are due (in due-time order), advances variable and pointer
-interpolations, and fires every ``event/onTick`` node. Each of those activations is an *entry*: its flow chain
+tick, advances variable and pointer interpolations, runs the delayed activations that are due (in due-time
+order), and fires every ``event/onTick`` node. Each of those activations is an *entry*: its flow chain
 runs to the end before the next entry starts. ``activation_budget`` bounds the activations of one ``start`` or
 ``tick`` (and one ``fire``/``send``): a graph that loops without end stops with one error line.
 
@@ -224,14 +224,6 @@ class GraphRunner:
         pending, self._pending_events = self._pending_events, []
         for event, values in pending:
             self._deliver(event, values)
-        delays = self._delays
-        while delays and delays[0][0] <= time_since_start + 1e-9 and not self.stopped:
-            _, token, node, _ = heapq.heappop(delays)
-            if token in self.cancelled:
-                self.cancelled.discard(token)
-                continue
-            node.state.setdefault("tokens", set()).discard(token)
-            self._entry(lambda node=node: self.activate(node, "done"))
         if self.interpolations:
             active = []
             for item in self.interpolations:
@@ -240,6 +232,14 @@ class GraphRunner:
                 if not finished[0] and not item.cancelled:
                     active.append(item)
             self.interpolations = [i for i in active if not i.cancelled]
+        delays = self._delays
+        while delays and delays[0][0] <= time_since_start + 1e-9 and not self.stopped:
+            _, token, node, _ = heapq.heappop(delays)
+            if token in self.cancelled:
+                self.cancelled.discard(token)
+                continue
+            node.state.setdefault("tokens", set()).discard(token)
+            self._entry(lambda node=node: self.activate(node, "done"))
         self._fire_nodes(self.listeners.get("event/onTick", []))
 
     def schedule(self, node: RNode, duration: float) -> int:

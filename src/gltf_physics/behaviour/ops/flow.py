@@ -210,7 +210,7 @@ TABLE = table(
            run=_wait_all, init=_wait_all_init),
     OpSpec("flow/throttle", {"duration": "float"}, {"lastRemainingTime": "float"}, ("in", "reset"), ("out", "err"),
            run=_throttle),
-    OpSpec("flow/setDelay", {"duration": "float"}, {"lastDelay": "ref", "lastDelayIndex": "int"}, ("in", "cancel"), ("out", "err", "done"),
-           run=_set_delay),
+    OpSpec("flow/setDelay", {"duration": "float"}, {"lastDelay": "ref", "lastDelayIndex": "int"}, ("in", "cancel"),
+           ("out", "err", "done"), run=_set_delay),
     OpSpec("flow/cancelDelay", {"delay": "ref"}, {}, ("in",), ("out",), run=_cancel_delay),
 )
