@@ -48,6 +48,15 @@ def _expected_values(raw: list[Any]) -> list[Any]:
     return [float(x) if isinstance(x, str) else x for x in raw]  # "NaN"/"Infinity" spelled as strings
 
 
+def verdict(runner: GraphRunner) -> str | None:
+    """The graph's own verdict: the last of its ``test/onSuccess`` / ``test/onFailed`` events ("success",
+    "failed"), or None when it sent neither."""
+    names = {"test/onSuccess": "success", "test/onFailed": "failed"}
+    said = [names[runner.graph.events[e].id] for e, _ in runner.sent  # type: ignore[index]
+            if runner.graph.events[e].id in names]
+    return said[-1] if said else None
+
+
 def run_test(glb: Path, spec_json: Path) -> tuple[list[SubResult], GraphRunner]:
     """Run ``glb`` and judge it with its ``test-Json`` description."""
     document = load(glb)
