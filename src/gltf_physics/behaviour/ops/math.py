@@ -43,7 +43,7 @@ def _guard2(fn: Callable[[float, float], float]) -> Callable[[float, float], flo
 def _round(x: float) -> float:
     if not m.isfinite(x):
         return x
-    return -m.floor(-x + 0.5) if x < 0 else float(m.floor(x + 0.5))
+    return -float(m.floor(-x + 0.5)) if x < 0 else float(m.floor(x + 0.5))
 
 
 def _integral(fn: Callable[[float], int]) -> Callable[[float], float]:
