@@ -46,7 +46,7 @@ class RNode:
     """A compiled node: its operation's callables, inline values, links resolved to nodes, state and outputs."""
 
     __slots__ = ("compute", "config", "consts", "flows", "index", "links", "op", "out", "pointer", "run",
-                 "source", "spec", "state")
+                 "source", "spec", "state", "value")
 
     def __init__(self, source: GraphNode, spec: OpSpec) -> None:
         self.index = source.index
@@ -60,6 +60,7 @@ class RNode:
         self.out: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
         self.compute = spec.compute
+        self.value = spec.value
         self.run = spec.run
         self.source = source
 
@@ -140,6 +141,9 @@ class GraphRunner:
             except KeyError:
                 raise GraphError(f"{node.op} has no value for input '{socket}'", node.pointer) from None
         src, out = link
+        value = src.value
+        if value is not None and out == "value":
+            return value(self, src)
         compute = src.compute
         values = compute(self, src) if compute is not None else src.out
         try:
