@@ -212,3 +212,20 @@ def test_graphs_survive_save_load_and_conversion(tmp_path: Path) -> None:
     converted, _ = api.convert(Document(json=again, buffers=doc.buffers), "khr")
     assert converted.json["extensions"]["KHR_interactivity"] == graph
     assert "KHR_interactivity" in converted.json["extensionsUsed"]
+
+
+def test_stop_propagation_skips_the_later_handlers_of_the_same_tick() -> None:
+    doc = graph_doc([
+        {"op": "event/onTick", "flows": {"out": 1}},
+        {"op": "event/stopPropagation", "values": {"event": link(0, "event"), "stopImmediate": inline("bool", True)}},
+        {"op": "event/onTick", "flows": {"out": 3}},
+        {"op": "variable/set", "configuration": {"variables": [0]}, "values": {"0": inline("int", 1)}},
+    ], variables=[variable("int", 0)])
+    runner = _runner(doc)
+    runner.start()
+    runner.tick(0.0, 0.0)
+    assert runner.variable(0) == 0 and runner.errors == []
+    doc["extensions"]["KHR_interactivity"]["graphs"][0]["nodes"][1]["values"]["stopImmediate"]["value"] = [False]
+    runner = _runner(doc)
+    runner.tick(0.0, 0.0)
+    assert runner.variable(0) == 1

@@ -101,6 +101,8 @@ class GraphRunner:
         self.cancelled: set[int] = set()
         self.interpolations: list[Any] = []  # objects with .step(runner) -> bool (True: finished)
         self._pending_events: list[tuple[int, dict[str, Any]]] = []
+        self._serial = 0
+        self.stopped_events: set[str] = set()  # event references event/stopPropagation stopped immediately
         self.nodes = [RNode(n, OPS.get(n.op, NOOP)) for n in graph.nodes]
         self._link()
         self.listeners: dict[str, list[RNode]] = {}
@@ -187,13 +189,20 @@ class GraphRunner:
         self.errors.append(Line(self.time, message, pointer))
         self.stopped = True
 
-    def _fire_nodes(self, nodes: list[RNode], outputs: dict[str, Any] | None = None) -> None:
+    def _fire_nodes(self, nodes: list[RNode], outputs: dict[str, Any] | None = None, event: str = "") -> None:
+        """Activate ``nodes`` in order for one event occurrence (``event``: its reference, which
+        ``event/stopPropagation`` may name to stop the nodes not yet activated)."""
+        self._serial += 1
+        reference = f"{event}#{self._serial}"
+        self.stopped_events.discard(reference)
         for node in nodes:
-            if self.stopped:
-                return
+            if self.stopped or reference in self.stopped_events:
+                break
             if outputs:
                 node.out.update(outputs)
+            node.out["event"] = reference
             self._entry(lambda node=node: self.activate(node, "out"))
+        self.stopped_events.discard(reference)
 
     def start(self) -> None:
         """Fire every ``event/onStart`` node, in JSON order."""
@@ -201,7 +210,7 @@ class GraphRunner:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
         try:
-            self._fire_nodes(self.listeners.get("event/onStart", []))
+            self._fire_nodes(self.listeners.get("event/onStart", []), event="start")
         finally:
             sys.setrecursionlimit(limit)
 
@@ -244,7 +253,7 @@ class GraphRunner:
                 continue
             node.state.setdefault("tokens", set()).discard(token)
             self._entry(lambda node=node: self.activate(node, "done"))
-        self._fire_nodes(self.listeners.get("event/onTick", []))
+        self._fire_nodes(self.listeners.get("event/onTick", []), event="tick")
 
     def schedule(self, node: RNode, duration: float) -> int:
         """Schedule ``node``'s ``done`` flow after ``duration`` seconds; returns the delay's id."""
@@ -257,7 +266,7 @@ class GraphRunner:
         """Fire every event node of ``op`` (in JSON order) whose node ``match`` accepts, with ``outputs`` set."""
         self.count = 0
         nodes = [n for n in self.listeners.get(op, []) if match is None or match(n.source)]
-        self._fire_nodes(nodes, outputs)
+        self._fire_nodes(nodes, outputs, event=op)
 
     # ----- custom events -------------------------------------------------------------------------------------
     def event_index(self, event: int | str) -> int:
@@ -286,7 +295,7 @@ class GraphRunner:
         base = {name: self._initial(t, raw, definition.pointer) for name, (t, raw) in definition.values.items()}
         base.update(values)
         nodes = [n for n in self.listeners.get("event/receive", []) if n.cfg("event") == event]
-        self._fire_nodes(nodes, base)
+        self._fire_nodes(nodes, base, event=f"custom/{event}")
 
     # ----- variables -----------------------------------------------------------------------------------------
     def variable_index(self, name_or_index: int | str) -> int:
