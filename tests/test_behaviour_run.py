@@ -229,3 +229,42 @@ def test_stop_propagation_skips_the_later_handlers_of_the_same_tick() -> None:
     runner = _runner(doc)
     runner.tick(0.0, 0.0)
     assert runner.variable(0) == 1
+
+
+def test_oklch_round_trip_and_white() -> None:
+    from gltf_physics.behaviour.ops.color import from_oklch, to_oklch
+
+    l_, c, _ = to_oklch(1.0, 1.0, 1.0)
+    assert abs(l_ - 1.0) < 1e-6 and c < 1e-4  # white: lightness 1, no chroma
+    rgb = from_oklch(*to_oklch(0.2, 0.5, 0.9))
+    assert [round(x, 6) for x in rgb] == [0.2, 0.5, 0.9]
+
+
+def test_every_operation_of_the_specification_is_in_the_tables() -> None:
+    from gltf_physics.behaviour.ops import OPS
+
+    core = {"math/E", "math/Pi", "math/Tau", "math/Inf", "math/NaN", "math/abs", "math/sign", "math/trunc",
+            "math/floor", "math/ceil", "math/round", "math/fract", "math/neg", "math/add", "math/sub", "math/mul",
+            "math/div", "math/rem", "math/min", "math/max", "math/clamp", "math/saturate", "math/mix",
+            "math/smoothStep", "math/eq", "math/lt", "math/le", "math/gt", "math/ge", "math/isNaN", "math/isInf",
+            "math/select", "math/switch", "math/random", "math/rad", "math/deg", "math/sin", "math/cos",
+            "math/tan", "math/asin", "math/acos", "math/atan", "math/atan2", "math/sinh", "math/cosh",
+            "math/tanh", "math/asinh", "math/acosh", "math/atanh", "math/exp", "math/log", "math/log2",
+            "math/log10", "math/sqrt", "math/cbrt", "math/pow", "math/length", "math/normalize", "math/dot",
+            "math/cross", "math/rotate2D", "math/rotate3D", "math/transform", "math/slerp", "math/transpose",
+            "math/determinant", "math/inverse", "math/matMul", "math/matCompose", "math/matDecompose",
+            "math/quatConjugate", "math/quatMul", "math/quatAngleBetween", "math/quatFromAxisAngle",
+            "math/quatToAxisAngle", "math/quatFromDirections", "math/quatFromUpForward", "math/quatFromAngles",
+            "math/quatSlerp", "math/combine2", "math/combine3", "math/combine4", "math/combine2x2",
+            "math/combine3x3", "math/combine4x4", "math/extract2", "math/extract3", "math/extract4",
+            "math/extract2x2", "math/extract3x3", "math/extract4x4", "math/not", "math/and", "math/or",
+            "math/xor", "math/asr", "math/lsl", "math/clz", "math/ctz", "math/popcnt", "math/rgbToOkLCh",
+            "math/rgbFromOkLCh", "ref/eq", "type/boolToInt", "type/boolToFloat", "type/intToBool",
+            "type/intToFloat", "type/floatToBool", "type/floatToInt", "flow/sequence", "flow/branch",
+            "flow/switch", "flow/while", "flow/for", "flow/doN", "flow/multiGate", "flow/waitAll",
+            "flow/throttle", "flow/setDelay", "flow/cancelDelay", "variable/get", "variable/set",
+            "variable/interpolate", "pointer/get", "pointer/set", "pointer/interpolate", "animation/start",
+            "animation/stop", "animation/stopAt", "event/onStart", "event/onTick", "event/stopPropagation",
+            "event/receive", "event/send", "debug/log"}
+    assert len(core) == 135  # every distinct operation name of the specification
+    assert core - set(OPS) == set()

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..values import Mat, wrap32
+from .color import TABLE as COLOR
 from .linalg import TABLE as LINALG
 from .spec import OpSpec, table
 
@@ -313,3 +314,4 @@ TABLE = table(
            value=lambda rt, n: rt.get(n, "a") == rt.get(n, "b")),
 )
 TABLE.update(LINALG)
+TABLE.update(COLOR)
