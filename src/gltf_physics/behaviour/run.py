@@ -76,9 +76,11 @@ class GraphRunner:
     """Runs one behaviour graph against a :class:`~.host.Host`.
 
     Example:
-        >>> runner = GraphRunner(graph, DocumentHost(doc_json))
-        >>> runner.start(); runner.tick(1 / 60, 1 / 60)
-        >>> runner.variable("score"), [str(line) for line in runner.logs]
+        >>> from gltf_physics.behaviour.doc_host import DocumentHost
+        >>> from gltf_physics.behaviour.read import read_interactivity
+        >>> runner = GraphRunner(read_interactivity(doc_json).graphs[0], DocumentHost(doc_json))
+        >>> runner.start(); runner.tick(0.0, 0.0)
+        >>> runner.variable("score"), [str(line) for line in runner.logs], runner.errors
     """
 
     def __init__(self, graph: Graph, host: Host, *, activation_budget: int = DEFAULT_BUDGET) -> None:
