@@ -268,3 +268,16 @@ def test_every_operation_of_the_specification_is_in_the_tables() -> None:
             "event/receive", "event/send", "debug/log"}
     assert len(core) == 135  # every distinct operation name of the specification
     assert core - set(OPS) == set()
+
+
+def test_summary_counts_operations_by_domain() -> None:
+    from gltf_physics.behaviour.summary import summarize
+
+    doc = graph_doc([{"op": "event/onStart", "flows": {"out": 1}},
+                     {"op": "rigid_body/applyImpulse"},
+                     {"op": "math/add", "values": {"a": inline("int", 1), "b": inline("int", 2)}}],
+                    variables=[variable("int")], events=[{"id": "go", "values": {}}])
+    summary = summarize(read_interactivity(doc))  # type: ignore[arg-type]
+    assert summary == {"form": "current", "default": 0, "graphs": [
+        {"nodes": 3, "domains": {"event": 1, "math": 1, "rigid_body": 1}, "events": ["go"], "variables": 1,
+         "physics": ["rigid_body/applyImpulse"]}]}
