@@ -209,9 +209,10 @@ def test_graphs_survive_save_load_and_conversion(tmp_path: Path) -> None:
     api.save(doc, tmp_path / "a.gltf")
     again = json.loads((tmp_path / "a.gltf").read_text())
     assert again["extensions"]["KHR_interactivity"] == graph
-    converted, _ = api.convert(Document(json=again, buffers=doc.buffers), "khr")
-    assert converted.json["extensions"]["KHR_interactivity"] == graph
-    assert "KHR_interactivity" in converted.json["extensionsUsed"]
+    for target in ("khr", "omi"):
+        converted, _ = api.convert(Document(json=copy.deepcopy(again), buffers=doc.buffers), target)  # type: ignore[arg-type]
+        assert converted.json["extensions"]["KHR_interactivity"] == graph
+        assert "KHR_interactivity" in converted.json["extensionsUsed"]
 
 
 def test_stop_propagation_skips_the_later_handlers_of_the_same_tick() -> None:
