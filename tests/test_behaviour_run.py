@@ -282,3 +282,19 @@ def test_summary_counts_operations_by_domain() -> None:
     assert summary == {"form": "current", "default": 0, "graphs": [
         {"nodes": 3, "domains": {"event": 1, "math": 1, "rigid_body": 1}, "events": ["go"], "variables": 1,
          "physics": ["rigid_body/applyImpulse"]}]}
+
+
+def test_a_draft_flow_cycle_stops_with_one_line() -> None:
+    """The draft lets flows go backwards: two sequences feeding each other recurse without end; the runner stops
+    the graph with one line instead of overflowing."""
+    doc = graph_doc([
+        {"op": "event/onStart", "flows": {"out": 1}},
+        {"op": "flow/sequence", "flows": {"a": 2}},
+        {"op": "flow/sequence", "flows": {"a": 1}},
+        {"op": "variable/set", "configuration": {"variable": 0}, "values": {"value": inline("int", 1)}},  # draft
+    ], variables=[variable("int")])
+    interactivity = read_interactivity(doc)
+    assert interactivity is not None and interactivity.form == "draft-2025"
+    runner = GraphRunner(interactivity.graphs[0], DocumentHost(doc))
+    runner.start()
+    assert [e.message for e in runner.errors] == ["the flow chain is too deep (a flow loop?)"]
