@@ -207,3 +207,32 @@ def test_the_cli_report_lists_the_graph_loss(tmp_path: Any) -> None:
     assert [x["pointer"] for x in report["losses"] if x["code"] == "KHRI-12"] == [
         f"{GRAPH}/nodes/1/configuration/pointer"]
     assert "KHRI-12" in result.output
+
+
+def test_read_only_lengths_follow_while_the_count_is_kept() -> None:
+    gets = [{"op": "pointer/get", "configuration": {"pointer": f"/extensions/{K}/{name}.length", "type": T["int"]}}
+            for name in ("physicsMaterials", "physicsJoints")]
+    omi, losses = convert(khr_doc(gets), "omi")
+    assert pointers(omi) == [f"/extensions/{OB}/physicsMaterials.length", f"/extensions/{OJ}/physicsJoints.length"]
+    assert losses == []
+    # an unused settings entry is not written: the count changes
+    doc = khr_doc(gets, joints=[HINGE, {"limits": [{"linearAxes": [0], "min": 0.0, "max": 1.0}]}])
+    omi, losses = convert(doc, "omi")
+    assert pointers(omi) == [f"/extensions/{OB}/physicsMaterials.length", f"/extensions/{K}/physicsJoints.length"]
+    assert [(x["pointer"], x["message"]) for x in losses] == [
+        (f"{GRAPH}/nodes/1/configuration/pointer", f"/extensions/{K}/physicsJoints.length: the joint settings were "
+         "renumbered, merged, split or dropped: their count changed; the pointer is kept")]
+
+
+def test_omi_to_khr_a_static_body_has_no_motion_pointer() -> None:
+    omi, _ = convert(khr_doc(chain((motion(0, "mass"), "float", 3.0), (motion(1, "mass"), "float", 4.0),
+                                   (motion("{nodeIndex}", "angularVelocity"), "float3", 0.0, 1.0, 0.0))), "omi")
+    omi["nodes"][1]["extensions"][OB]["motion"] = {"type": "static"}
+    khr, losses = convert(omi, "khr")
+    assert pointers(khr) == [motion(0, "mass"), motion(1, "mass", OB), motion("{nodeIndex}", "angularVelocity")]
+    assert [(x["pointer"], x["message"]) for x in losses] == [
+        (f"{GRAPH}/nodes/2/configuration/pointer",
+         f"{motion(1, 'mass', OB)}: node 1 is a static body: KHR has no motion for it; the pointer is kept"),
+        (f"{GRAPH}/nodes/3/configuration/pointer",
+         f"{motion('{nodeIndex}', 'angularVelocity', OB)}: static bodies 1 have no KHR motion: for them the pointer "
+         f"names nothing; rewritten as {motion('{nodeIndex}', 'angularVelocity')}")]

@@ -155,8 +155,10 @@ class PointerMoves:
         if name == "physicsJoints.length":
             if ext == OMI_BODY:
                 return self._other(ext, "extensions", ext, name)
-            if not self._settings_identity(ext, "limits", ""):
-                return Moved(None, "the joint settings were renumbered, merged or split: their count changed")
+            written = {w.settings for w in self.joints}
+            if not self._settings_identity(ext, "limits", "") or written != set(range(self._source_count(ext))):
+                return Moved(None, "the joint settings were renumbered, merged, split or dropped: their count "
+                                   "changed")
             return Moved(("extensions", self.joint_ext, name))
         if ext == OMI_JOINT:
             return self._other(ext, "extensions", ext, name)
@@ -209,6 +211,14 @@ class PointerMoves:
             if w.swapped and prop in NEGATED.get(kind, ()):
                 return False
         return len(ours) == len(self.joints)
+
+    def _source_count(self, ext: str) -> int:
+        """How many joint settings the source file's ``ext`` lists (-1: unknown)."""
+        doc = self.scene.document.json if self.scene.document is not None else None
+        exts = doc.get("extensions") if isinstance(doc, dict) else None
+        obj = exts.get(ext) if isinstance(exts, dict) else None
+        items = obj.get("physicsJoints") if isinstance(obj, dict) else None
+        return len(items) if isinstance(items, list) else -1
 
     def _final(self, w: JointWritten, kind: str) -> tuple[Any, ...]:
         """The limits or drives of the settings JSON the writer wrote for ``w`` (the writers' own steps: KHR
