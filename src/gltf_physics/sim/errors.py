@@ -73,12 +73,18 @@ def first_line(text: str, limit: int = 200) -> str:
 
 
 def finite_vec3(value: Any, field: str, node: int) -> tuple[float, float, float]:
-    """``value`` as 3 finite floats, or a SimulationError naming ``field`` and ``node`` (a velocity set at run
-    time, whatever the engine)."""
+    """``value`` as 3 finite floats within :data:`~gltf_physics.geometry.limits.MAX_SPEED`, or a
+    SimulationError naming ``field`` and ``node`` (a velocity set at run time, whatever the engine: the one
+    check in front of both engines' velocity setters)."""
+    from ..geometry.limits import MAX_SPEED
+
     try:
         v = tuple(float(x) for x in value)
     except (TypeError, ValueError):
         v = ()
     if len(v) != 3 or not all(math.isfinite(x) for x in v):
         raise SimulationError(f"{field} needs 3 finite numbers, got {value!r}", node=node)
+    if max(abs(x) for x in v) > MAX_SPEED:
+        raise SimulationError(f"{field} {list(v)} exceeds {MAX_SPEED:g}, beyond what the engines can take",
+                              node=node)
     return v  # type: ignore[return-value]
