@@ -23,6 +23,7 @@ def compare(
     tolerance: Annotated[float, typer.Option(help="Position difference (m) the engines may show.")] = 0.02,
     angle_tolerance: Annotated[float, typer.Option(help="Angle difference (degrees) allowed.")] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the verdict line.")] = False,
 ) -> None:
     """Run IN on each engine (MuJoCo needs the [mujoco] extra) and print how far every body drifts apart.
 
@@ -42,6 +43,9 @@ def compare(
                          position_tolerance=tolerance, angle_tolerance=angle_tolerance)
     if as_json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+        raise typer.Exit(0 if result.explained else 1)
+    if quiet:
+        out.print(f"verdict: {result.verdict}", markup=False)
         raise typer.Exit(0 if result.explained else 1)
     from rich.table import Table
 
