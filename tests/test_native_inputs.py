@@ -106,6 +106,13 @@ def velocity(v):
     return world.pose(3)
 for v in ([1e300, 0, 0], [1e-310, 0, 0], [math.nan, 0, 0]):
     case(f"{engine} linearVelocity {v}", lambda: velocity(v))
+def factor(v):
+    world = World(read_scene(load(sys.argv[2])), engine=engine)
+    world.set("/nodes/3/extensions/OMI_physics_body/motion/gravityFactor", v)
+    world.run(0.1)
+    return world.pose(3)
+for v in (1e300, math.nan, 1e-310):
+    case(f"{engine} gravityFactor {v}", lambda: factor(v))
 """
 
 _MJCF = r"""
@@ -171,10 +178,10 @@ def _engine(outcomes: dict[str, str]) -> None:
     engine = next(iter(outcomes)).split()[0]
     refused = {k.split(" ", 2)[2] for k, v in outcomes.items() if v == "SimulationError"}
     # Beyond the engines' range (MAX_EXTENT, MAX_SPEED) or not finite: refused before the engine sees it (a
-    # velocity of 1e300 ran on MuJoCo as if never set). Tiny and zero sizes run: MuJoCo's compiler refuses a
+    # velocity of 1e300, and a NaN gravity factor, ran on MuJoCo as if never set). Tiny and zero sizes run: MuJoCo's compiler refuses a
     # size of 0 ("size 0 must be positive"), so its writer leaves such a geom out with an MJCF-1 loss.
     assert refused == {"body*1e300", "ball*1e300", "ground*1e300", "radius 1e300",
-                       "[1e+300, 0, 0]", "[nan, 0, 0]"}, engine
+                       "[1e+300, 0, 0]", "[nan, 0, 0]", "1e+300", "nan"}, engine  # the last two: gravityFactor
     assert set(outcomes.values()) == {"ok", "SimulationError"}
 
 
