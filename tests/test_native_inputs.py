@@ -139,19 +139,20 @@ CHILDREN = {
 NEEDS = {"coacd": "coacd", "mujoco": "mujoco", "mjcf": "mujoco"}
 
 
-def _child(code: str, *args: str) -> tuple[int, list[dict[str, Any]], str]:
+def _child(code: str, *args: str, cwd: Path) -> tuple[int, list[dict[str, Any]], str]:
+    # cwd: a scratch folder, where MuJoCo writes its MUJOCO_LOG.TXT of "unstable simulation" warnings
     proc = subprocess.run([sys.executable, "-c", _PRELUDE + code, *args], capture_output=True, text=True,
-                          timeout=240, cwd=ROOT)
+                          timeout=240, cwd=cwd)
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     return proc.returncode, lines, proc.stderr[-2000:]
 
 
 @pytest.mark.parametrize("library", sorted(CHILDREN))
-def test_no_native_entry_point_is_killed_by_extreme_inputs(library: str) -> None:
+def test_no_native_entry_point_is_killed_by_extreme_inputs(library: str, tmp_path: Path) -> None:
     if library in NEEDS:
         pytest.importorskip(NEEDS[library])
     code, args = CHILDREN[library]
-    rc, lines, err = _child(code, *args)
+    rc, lines, err = _child(code, *args, cwd=tmp_path)
     started = [line["started"] for line in lines if "started" in line]
     assert rc == 0, f"{library}: the child died (return code {rc}) in case {started[-1] if started else None!r}: {err}"
     outcomes = {line["case"]: line["outcome"] for line in lines if "case" in line}
@@ -204,7 +205,7 @@ def _reproducer(tmp_path: Path) -> Path:
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "gltf_physics", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
+                          timeout=120, cwd=EXAMPLE.parent.parent)
 
 
 def test_the_1e300_reproducer_is_refused_in_one_line_by_every_command(tmp_path: Path) -> None:
