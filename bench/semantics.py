@@ -14,7 +14,7 @@ boxes (20,000 with ``--big``). Rows ``posts``: the same chains as OMI files comm
 post, joints on child nodes, OMI and KHR), on kinematic posts moving at 0.5 m/s, and 100 seven-joint robot arms
 with position drives on a static base, against raw multibodies with native motors.
 
-Usage: ``python bench/semantics.py [--reps 3] [--budget 1.5] [--big] [--only chains,piles,...]``.
+Usage: ``python bench/semantics.py [--reps 3] [--budget 1.5] [--big] [--only chains,piles,...] [--clock cpu]``.
 ``--budget`` bounds the seconds of stepping per run (at least 3 steps); ms/step is averaged over the steps run.
 """
 
@@ -207,6 +207,27 @@ def gravity_scene() -> PhysicsScene:
                    nodes, "omi")
 
 
+TRIGGER_BODIES, ZONES = 1000, 50
+
+
+def trigger_zones() -> list[tuple[float, float, float]]:
+    """50 trigger boxes (2.2 × 2 × 2.2) over the 1,000-box pile: a 5 × 5 grid at two heights."""
+    return [(-4.4 + 2.2 * i, 1.0 + 4.0 * k, -4.4 + 2.2 * j) for k in range(2) for j in range(5) for i in range(5)]
+
+
+def trigger_scene() -> PhysicsScene:
+    """The 1,000-box pile (``pile_scene``) under 50 static trigger zones: bodies start inside, fall, settle."""
+    pos = pile_positions(TRIGGER_BODIES)
+    nodes = [{"translation": [0.0, -0.5, 0.0]}] + [{"translation": list(p)} for p in pos]
+    zones = len(nodes)
+    nodes += [{"translation": list(z)} for z in trigger_zones()]
+    colliders = [Collider(0, Box((400.0, 1.0, 400.0)))]
+    colliders += [Collider(i + 1, Box(), body=i + 1) for i in range(len(pos))]
+    triggers = [Trigger(zones + k, Box((2.2, 2.0, 2.2))) for k in range(ZONES)]
+    return as_gltf(PhysicsScene(bodies=[Body(i + 1, Motion(mass=1000.0)) for i in range(len(pos))],
+                                colliders=colliders, triggers=triggers), nodes)
+
+
 VEHICLES = 50
 WHEEL_AT = ((0.8, -0.3, 1.2), (-0.8, -0.3, 1.2), (0.8, -0.3, -1.2), (-0.8, -0.3, -1.2))
 
@@ -388,6 +409,29 @@ def raw_post_chains(kind: str, root: str = "fixed", multibody: bool = True, chai
     return raw_stepper(w)
 
 
+def raw_triggers() -> Callable[[], None]:
+    """``trigger_scene`` in raw rapier3d: sensors with collision events against every body type (as the spec's
+    triggers see static colliders too), the events drained each step into enter/exit counts per pair."""
+    w = raw_world()
+    w.add_body(rp.RigidBody.fixed().translation((0.0, -0.5, 0.0)), [rp.Collider.cuboid(200.0, 0.5, 200.0)])
+    for p in pile_positions(TRIGGER_BODIES):
+        w.add_body(rp.RigidBody.dynamic().translation(p), [rp.Collider.cuboid(0.5, 0.5, 0.5).density(1000.0)])
+    for z in trigger_zones():
+        w.add_body(rp.RigidBody.fixed().translation(z), [
+            rp.Collider.cuboid(1.1, 1.0, 1.1).sensor(True).active_events(rp.ActiveEvents.COLLISION_EVENTS)
+            .active_collision_types(rp.ActiveCollisionTypes.all())])
+    collector = rp.ChannelEventCollector()
+    w.event_handler = collector
+    inside: dict[tuple[object, object], int] = {}
+
+    def after() -> None:
+        for e in collector.drain_collision_events():
+            key = (e.collider1, e.collider2)
+            inside[key] = inside.get(key, 0) + (1 if e.started else -1)
+
+    return raw_stepper(w, after=after)
+
+
 def point_and_directional(p: np.ndarray) -> np.ndarray:
     """Acceleration of the benchmark's gravity volumes at points ``p`` (N, 3)."""
     r = np.linalg.norm(p, axis=1, keepdims=True)
@@ -445,16 +489,43 @@ def raw_vehicles() -> Callable[[], None]:
 # ---------------------------------------------------------------------------------------------- timing
 
 
+# Wall time by default; ``--clock cpu`` times this process's CPU (time.process_time), which other processes on a
+# loaded machine disturb far less, and takes the sides' steps in turn (``time_interleaved``). Measured at load
+# average 7–10 on 2 cores: run-to-run spread of a ratio ±50 % by wall time, ±5 % this way.
+CLOCK = [time.perf_counter]
+
+
 def time_steps(step: Callable[[], None], steps: int, budget: float) -> float:
     """ms per step over up to ``steps`` steps, stopping once ``budget`` seconds are spent (≥ 3 steps)."""
-    t0 = time.perf_counter()
+    clock = CLOCK[0]
+    t0 = clock()
     done = 0
     while done < steps:
         step()
         done += 1
-        if done >= 3 and time.perf_counter() - t0 > budget:
+        if done >= 3 and clock() - t0 > budget:
             break
-    return (time.perf_counter() - t0) / done * 1000.0
+    return (clock() - t0) / done * 1000.0
+
+
+def time_interleaved(sides: list[Callable[[], None]], steps: int, budget: float) -> list[float]:
+    """ms per step of each side, their steps taken in turn (one of each, then again), after 3 unmeasured
+    steps each; up to ``steps`` rounds, stopping once ``budget`` seconds of measured time are spent."""
+    clock = CLOCK[0]
+    for side in sides:
+        for _ in range(3):
+            side()
+    spent = [0.0] * len(sides)
+    done = 0
+    while done < steps:
+        for k, side in enumerate(sides):
+            t0 = clock()
+            side()
+            spent[k] += clock() - t0
+        done += 1
+        if done >= 3 and sum(spent) > budget * len(sides):
+            break
+    return [t / done * 1000.0 for t in spent]
 
 
 @dataclass
@@ -480,10 +551,15 @@ def measure(name: str, scene_of: Callable[[], PhysicsScene], raw_of: Callable[[]
     ours, raw, raw_mb = [], [], []
     for _ in range(reps):  # interleaved: every side sees the same machine load
         w = World(scene, rate=RATE, **options)  # type: ignore[arg-type]
-        ours.append(time_steps(lambda w=w: (w.step(), w.poses()), steps, budget))
-        raw.append(time_steps(raw_of(), steps, budget))
+        sides = [lambda w=w: (w.step(), w.poses()), raw_of(), *([raw_mb_of()] if raw_mb_of is not None else [])]
+        if CLOCK[0] is time.process_time:  # step by step: a burst of load falls on every side alike
+            times = time_interleaved(sides, steps, budget)
+        else:
+            times = [time_steps(side, steps, budget) for side in sides]
+        ours.append(times[0])
+        raw.append(times[1])
         if raw_mb_of is not None:
-            raw_mb.append(time_steps(raw_mb_of(), steps, budget))
+            raw_mb.append(times[2])
     row = Row(name, statistics.median(ours), statistics.median(raw),
               raw_multibody=statistics.median(raw_mb) if raw_mb else None)
     print(row.line(), flush=True)
@@ -534,6 +610,10 @@ def post_rows(reps: int, steps: int, budget: float) -> None:
                 lambda: raw_post_chains("arm", multibody=False, chains=ARMS, shape="arm"), reps, steps, budget,
                 lambda: raw_post_chains("arm", chains=ARMS, shape="arm"))
     for kind, label in kinds:
+        measure(f"KHR {CHAINS} chains × {LINKS} links on static posts (child nodes), {label}, `--joints impulse`",
+                lambda k=kind: post_chain_scene(k, "khr"), lambda k=kind: raw_post_chains(k, multibody=False),
+                reps, steps, budget, articulations=False)
+    for kind, label in kinds:
         measure(f"KHR {CHAINS} chains × {LINKS} links on kinematic posts moving at 0.5 m/s, {label}, "
                 "`--joints impulse`", lambda k=kind: post_chain_scene(k, "khr", MotionType.KINEMATIC),
                 lambda k=kind: raw_post_chains(k, "kinematic", multibody=False), reps, steps, budget,
@@ -547,10 +627,14 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=60)
     ap.add_argument("--big", action="store_true", help="also the 20,000-box pile and its build")
     ap.add_argument("--only", default="",
-                    help="comma list of groups: chains,posts,materials,gravity,vehicles,piles,build")
+                    help="comma list of groups: chains,posts,materials,gravity,triggers,vehicles,piles,build; "
+                         "impulse: the static-post rows of posts on --joints impulse alone")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time steps by wall clock, or by this process's CPU time (a loaded machine)")
     args = ap.parse_args()
-    groups = set(args.only.split(",")) if args.only else {"chains", "posts", "materials", "gravity", "vehicles",
-                                                           "piles", "build"}
+    CLOCK[0] = time.process_time if args.clock == "cpu" else time.perf_counter
+    groups = set(args.only.split(",")) if args.only else {"chains", "posts", "materials", "gravity", "triggers",
+                                                           "vehicles", "piles", "build"}
     reps, steps, budget = max(3, args.reps), args.steps, args.budget
     print("| scene | gltf-physics | raw native (impulse joints) | ratio | raw multibody (ratio) |\n|-|-|-|-|-|",
           flush=True)
@@ -583,6 +667,16 @@ def main() -> None:
     if "gravity" in groups:
         measure(f"{GRAVITY_BODIES} bodies in point + directional gravity volumes", gravity_scene, raw_gravity,
                 reps, steps, budget)
+    if "triggers" in groups:
+        measure(f"{TRIGGER_BODIES:,} bodies in {ZONES} trigger zones", trigger_scene, raw_triggers,
+                reps, steps, budget)
+    if "impulse" in groups:  # the static-post rows of ``posts`` on impulse joints alone
+        for kind, label in (("hard", "hard limits"), ("soft", "soft limits"),
+                            ("drive-force", "drives: position target, force mode"),
+                            ("drive-accel", "drives: velocity target, acceleration mode")):
+            measure(f"KHR {CHAINS} chains × {LINKS} links on static posts (child nodes), {label}, "
+                    "`--joints impulse`", lambda k=kind: post_chain_scene(k, "khr"),
+                    lambda k=kind: raw_post_chains(k, multibody=False), reps, steps, budget, articulations=False)
     if "vehicles" in groups:
         measure(f"{VEHICLES} OMI vehicles × 4 ray-cast wheels", vehicle_scene, raw_vehicles, reps, steps, budget)
     if "piles" in groups:

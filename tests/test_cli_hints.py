@@ -69,10 +69,10 @@ def test_view_says_them_too_and_ground_silences_no_ground(capsys, tmp_path: Path
     data = page_data(page)
     ground = len(data["gltf"]["nodes"]) - 1
     assert data["gltf"]["nodes"][ground]["name"] == "gltf-physics ground"
-    # Its top face (y = -0.6) is the wheels' reach: centres at y = 0 less radius 0.35 and travel 0.25.
-    assert data["gltf"]["nodes"][ground]["translation"] == pytest.approx([0.0, -1.1, 0.1])
-    (box,) = [c for c in data["overlay"]["colliders"] if c["node"] == ground]
-    assert (box["node"], box["kind"], box["shape"]["type"]) == (ground, "static", "box")
+    # Its plane (y = -0.6) is the wheels' reach: centres at y = 0 less radius 0.35 and travel 0.25.
+    assert data["gltf"]["nodes"][ground]["translation"] == pytest.approx([0.0, -0.6, 0.1])
+    (plane,) = [c for c in data["overlay"]["colliders"] if c["node"] == ground]
+    assert (plane["node"], plane["kind"], plane["shape"]["type"]) == (ground, "static", "plane")
     # The car settles on its springs over the ground's top face (y = -0.6): 0.37 m below its start.
     assert heights(data["bake"], 0)[-1] == pytest.approx(-0.369, abs=0.01)
     assert json.loads(path.read_text())["nodes"][-1]["name"] != "gltf-physics ground"  # the file is untouched

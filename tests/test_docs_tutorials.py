@@ -25,7 +25,7 @@ TUTORIALS = ROOT / "docs" / "tutorials"
 FENCE = re.compile(r"^```(\w+)\n(.*?)^```", flags=re.MULTILINE | re.DOTALL)
 # The modules a tutorial needs beyond the base install.
 NEEDS = {"convert-for-engine": ["pxr"], "robots": ["mujoco"], "batch-and-sweep": ["dask", "pyarrow"],
-         "add-physics": ["trimesh", "coacd"]}
+         "add-physics": ["trimesh", "coacd"], "robot-control": ["yourdfpy", "trimesh", "pybullet_data"]}
 
 
 def steps(page: Path) -> list[tuple[str, str]]:
@@ -56,8 +56,8 @@ def test_commands_continue_over_backslashed_lines(tmp_path: Path) -> None:
 
 
 def test_every_tutorial_has_runnable_steps() -> None:
-    assert pages() == ["add-physics", "batch-and-sweep", "convert-for-engine", "robots", "simulate-and-plot",
-                       "validate-library", "view-and-share"]
+    assert pages() == ["add-physics", "batch-and-sweep", "convert-for-engine", "robot-control", "robots",
+                       "simulate-and-plot", "validate-library", "view-and-share"]
     for name in pages():
         assert any(kind == "console" for kind, _ in steps(TUTORIALS / f"{name}.md")), name
 

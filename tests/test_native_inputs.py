@@ -179,8 +179,9 @@ def _engine(outcomes: dict[str, str]) -> None:
     engine = next(iter(outcomes)).split()[0]
     refused = {k.split(" ", 2)[2] for k, v in outcomes.items() if v == "SimulationError"}
     # Beyond the engines' range (MAX_EXTENT, MAX_SPEED) or not finite: refused before the engine sees it (a
-    # velocity of 1e300, and a NaN gravity factor, ran on MuJoCo as if never set). Tiny and zero sizes run: MuJoCo's compiler refuses a
-    # size of 0 ("size 0 must be positive"), so its writer leaves such a geom out with an MJCF-1 loss.
+    # velocity of 1e300, and a NaN gravity factor, ran on MuJoCo as if never set). Tiny and zero sizes run:
+    # MuJoCo's compiler refuses a size of 0 ("size 0 must be positive"), so its writer leaves such a geom out
+    # with an MJCF-1 loss.
     assert refused == {"body*1e300", "ball*1e300", "ground*1e300", "radius 1e300",
                        "[1e+300, 0, 0]", "[nan, 0, 0]", "1e+300", "nan"}, engine  # the last two: gravityFactor
     assert set(outcomes.values()) == {"ok", "SimulationError"}

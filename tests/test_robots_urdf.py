@@ -51,14 +51,34 @@ def _parent(joint: object) -> str:
     return joint.find("parent").get("link")  # type: ignore[attr-defined]
 
 
+def _fixed_groups(root: object) -> dict[str, list[str]]:
+    """Each body's links from the XML: a link and the links fixed to it (transitively), keyed by the first."""
+    joints = root.findall("joint")  # type: ignore[attr-defined]
+    parent = {_child(j): _parent(j) for j in joints if j.get("type") == "fixed"}
+    groups: dict[str, list[str]] = {}
+    for link in root.findall("link"):  # type: ignore[attr-defined]
+        owner = link.get("name")
+        while owner in parent:
+            owner = parent[owner]
+        groups.setdefault(owner, []).append(link.get("name"))
+    return groups
+
+
+def _group_mass(root: object, group: list[str]) -> float:
+    links = {link.get("name"): link for link in root.findall("link")}  # type: ignore[attr-defined]
+    return sum((urdf_inertia(links[n]) or (0.0,))[0] for n in group)
+
+
 def _expected(path: Path, floating: bool = False) -> dict[str, int]:
-    """Counts from the URDF's XML: links (minus massless ones on fixed joints: part of their parent's body),
-    collisions, joints (floating ones are no constraint; one more fixes the root), drives (effort or damping)."""
+    """Counts from the XML: bodies (a link and the links fixed to it are one body; a fixed base without mass is
+    static), collisions, joints (floating ones are no constraint; one more fixes a root that has mass), drives
+    (effort or damping)."""
     root = urdf_tree(path)
     links = {link.get("name"): link for link in root.findall("link")}
     joints = root.findall("joint")
-    fused = {_child(j) for j in joints if j.get("type") == "fixed"
-             and (urdf_inertia(links[_child(j)]) or (0.0,))[0] == 0.0}
+    groups = _fixed_groups(root)
+    base = next(n for n in groups if n not in {_child(j) for j in joints})
+    static = not floating and _group_mass(root, groups[base]) == 0.0
     driven = 0
     for j in joints:
         if j.get("type") not in ("revolute", "continuous", "prismatic"):
@@ -67,9 +87,9 @@ def _expected(path: Path, floating: bool = False) -> dict[str, int]:
         effort = float(limit.get("effort", "inf")) if limit is not None else math.inf
         damping = float(dyn.get("damping", 0)) if dyn is not None else 0.0
         driven += effort > 0 and (math.isfinite(effort) or damping > 0)
-    constrained = [j for j in joints if j.get("type") != "floating" and _child(j) not in fused]
-    return {"bodies": len(links) - len(fused), "colliders": sum(len(x.findall("collision")) for x in links.values()),
-            "joints": len(constrained) + (0 if floating else 1), "drives": driven, "links": len(links)}
+    constrained = [j for j in joints if j.get("type") not in ("floating", "fixed")]
+    return {"bodies": len(groups) - static, "colliders": sum(len(x.findall("collision")) for x in links.values()),
+            "joints": len(constrained) + (0 if floating or static else 1), "drives": driven, "links": len(links)}
 
 
 @pytest.mark.parametrize("to", ["khr", "omi"])
@@ -90,21 +110,27 @@ def test_counts_names_and_validity(relative: str, to: str, tmp_path: Path) -> No
 
 @pytest.mark.parametrize("relative", ROBOTS)
 def test_mass_and_inertia_equal_the_urdf(relative: str, tmp_path: Path) -> None:
+    """Each body weighs what its links weigh (the link and those fixed to it, summed from the XML); where one
+    link carries the body's mass, its centre of mass and inertia tensor are that link's."""
     scene, _ = _converted(relative, "khr", tmp_path)
     names = {scene.document.json["nodes"][b.node]["name"]: b for b in scene.bodies}  # type: ignore[union-attr]
+    tree = urdf_tree(pybullet_urdf(relative))
+    links = {link.get("name"): link for link in tree.findall("link")}
     checked = 0
-    for link in urdf_tree(pybullet_urdf(relative)).findall("link"):
-        inertial = urdf_inertia(link)
-        body = names.get(link.get("name"))
-        if inertial is None or body is None:
+    for owner, group in _fixed_groups(tree).items():
+        body = names.get(owner)
+        massive = [n for n in group if (urdf_inertia(links[n]) or (0.0,))[0] > 0]
+        if body is None:  # PyBullet's static base: no mass anywhere on it
+            assert massive == [] and owner not in {_child(j) for j in tree.findall("joint")}
             continue
-        mass, com, tensor = inertial
-        m = body.motion
-        assert (m.mass == mass) or (mass == 0.0 and m.mass == math.inf)  # KHR mass 0 is infinite (KRB-11)
-        assert close(m.center_of_mass, com)  # type: ignore[arg-type]
-        assert close(tensor_of(m.inertia_diagonal, m.inertia_orientation), tensor)  # type: ignore[arg-type]
-        checked += 1
-    assert checked >= 8
+        assert close(body.motion.mass, _group_mass(tree, group))  # type: ignore[arg-type]
+        if massive == [owner]:
+            _, com, tensor = urdf_inertia(links[owner])  # type: ignore[misc]
+            m = body.motion
+            assert close(m.center_of_mass, com)  # type: ignore[arg-type]
+            assert close(tensor_of(m.inertia_diagonal, m.inertia_orientation), tensor)  # type: ignore[arg-type]
+            checked += 1
+    assert checked >= 5
 
 
 def test_mass_and_inertia_equal_mujocos_compile_of_the_urdf(tmp_path: Path) -> None:
@@ -130,8 +156,8 @@ def test_joint_limits_equal_the_urdf(relative: str, tmp_path: Path) -> None:
     scene, _ = _converted(relative, "khr", tmp_path)
     nodes = scene.document.json["nodes"]  # type: ignore[union-attr]
     by_name = {}
-    for j in scene.joints:
-        by_name[nodes[j.node]["name"] if j.node >= 0 else None] = j
+    for j in scene.joints:  # a joint on a static base is written from its moving side: on its attachment node
+        by_name[nodes[j.node]["name"].removesuffix("_attachment") if j.node >= 0 else None] = j
     seen = 0
     for joint in urdf_tree(pybullet_urdf(relative)).findall("joint"):
         limit = joint.find("limit")
@@ -192,7 +218,7 @@ def test_floating_base_drops_the_world_joint(tmp_path: Path) -> None:
 def test_losses_name_what_glTF_cannot_hold() -> None:
     scene = gp.from_urdf(pybullet_urdf("franka_panda/panda.urdf"))
     codes = {n.code for n in scene.notes}
-    assert {"URDF-1", "URDF-3", "URDF-9"} <= codes  # velocity limits, the finger mimic joint, massless frames
+    assert {"URDF-1", "URDF-3", "URDF-9"} <= codes  # velocity limits, the finger mimic joint, fixed links
     mimic = [n for n in scene.notes if n.code == "URDF-3"]
     assert [n.pointer for n in mimic] == ["/robot/joint[@name='panda_finger_joint2']/mimic"]
 
@@ -271,10 +297,10 @@ def test_cli_converts_a_urdf_with_its_report(tmp_path: Path) -> None:
                          cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     losses = json.loads(report.read_text())["losses"]
-    # the base of mass 0 is infinite (as PyBullet reads it), which OMI writes as kinematic (KRB-11)
-    assert sorted({loss["code"] for loss in losses}) == ["JOINT-2", "JOINT-3", "KRB-11", "URDF-1"]
+    # the base of mass 0 is static (PyBullet's static base), never an infinite mass (KRB-11)
+    assert sorted({loss["code"] for loss in losses}) == ["JOINT-2", "JOINT-3", "URDF-1", "URDF-11"]
     scene = gp.read_scene(gp.load(out))
-    assert "OMI_physics_joint" in scene.generations and len(scene.joints) == 8
+    assert "OMI_physics_joint" in scene.generations and len(scene.joints) == 7
     bad = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(pybullet_urdf("r2d2.urdf")),
                           str(tmp_path / "r.glb")], capture_output=True, text=True, cwd=tmp_path)
     assert bad.returncode == 2 and "--to khr or --to omi" in bad.stderr
@@ -427,8 +453,8 @@ def test_cli_urdf_to_mjcf_through_the_model(tmp_path: Path) -> None:
                           str(out), "--to", "mjcf"], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     model = mujoco.MjModel.from_xml_path(str(out))
-    masses = sorted(round(float(m), 9) for m in model.body_mass[1:])
-    assert masses[:-1] == [0.3, 1.7, 1.8, 2.7, 3.0, 4.0, 4.0] and model.njnt == 7  # the base: infinite → 10⁶ kg
+    masses = sorted(round(float(m), 9) for m in model.body_mass[1:] if m > 0)
+    assert masses == [0.3, 1.7, 1.8, 2.7, 3.0, 4.0, 4.0] and model.njnt == 7  # the static base weighs nothing
 
 
 def test_a_world_link_is_the_world_and_floating_base_lets_go(tmp_path: Path) -> None:

@@ -163,6 +163,11 @@ def test_holding_w_for_two_seconds_drives_the_simple_car_a_t2_over_2(open_live, 
     assert z1 - z0 == pytest.approx(expected, rel=0.03)
     assert page.state("nodeWorldPosition(0)")[2] > z1 - 0.01  # the page shows it there (or beyond: coasting)
     assert page.state("live.chase") is True
+    # The grid has come along under the car, by whole cells (its lines stay where they are on the ground).
+    grid, car = page.state("live.grid"), page.state("nodeWorldPosition(0)")
+    assert abs(grid["z"] - car[2]) <= grid["cell"] / 2 + 0.5 and abs(grid["x"] - car[0]) <= grid["cell"] / 2 + 0.5
+    assert grid["z"] >= grid["cell"]  # it moved (it started under the car's start, z = 0)
+    assert grid["z"] / grid["cell"] == pytest.approx(round(grid["z"] / grid["cell"]), abs=1e-9)
     assert page.errors == []
 
 

@@ -347,6 +347,15 @@ export class Live {
     const offset = CHASE_OFFSET.clone().applyAxisAngle(new THREE.Vector3(0, 1, 0), yaw);
     this.camera.position.lerp(p.clone().add(offset), 0.15);
     this.controls.target.lerp(p.clone().add(new THREE.Vector3(0, 1, 0)), 0.3);
+    // The grid goes along under the car (by whole cells: its lines stay put on the ground), so a drive of a
+    // kilometre keeps grid lines around it to see it move by.
+    const grid = this.scene.getObjectByName('gp-grid');
+    if (grid && grid.userData.cell > 0) {
+      const cell = grid.userData.cell;
+      grid.position.x = Math.round(p.x / cell) * cell;
+      grid.position.z = Math.round(p.z / cell) * cell;
+      this.info.grid = { x: grid.position.x, z: grid.position.z, cell };
+    }
   }
 
   // The pilot seat of each vehicle: a bright marker on the seat node, and its name in the panel.

@@ -254,9 +254,18 @@ async function main() {
   if (still) side.style.display = 'none';
   show();
   const bounds = sceneBounds(scene);
-  state.grid = !!ground(scene, bounds, sun);
+  // The grid lies under the lowest point but spreads over the framed run, so a ball falling onto a 200 m floor
+  // has grid lines around it, not 30 m cells.
+  const runBox = data.frame ? new THREE.Box3().setFromArray([...data.frame.min, ...data.frame.max]) : null;
+  const gridBox = runBox ? new THREE.Box3(new THREE.Vector3(runBox.min.x, Math.min(bounds.min.y, runBox.min.y),
+    runBox.min.z), runBox.max.clone()) : bounds;
+  state.grid = !!ground(scene, gridBox, sun);
   // The first view is on what moves (a robot, not the floor it stands on); a still scene is framed whole.
+  // The page brings the box of the whole run (view/framing.py: the moving bodies along their paths and the
+  // static geometry they meet), so a picture at 2 s shows where the bodies went, not bodies on a blank ground.
   const moving = movingBounds(data.overlay, overlays, nodeObject);
+  if (moving && runBox) moving.union(runBox);
+  state.frameBox = moving ? [moving.min.toArray(), moving.max.toArray()] : null;
   state.framed = moving ? 'moving' : 'scene';
   view.dataset.framed = state.framed; // readable in a dumped DOM (headless chromium without a driver)
   frame(camera, controls, moving || bounds);

@@ -85,6 +85,7 @@ export function ground(scene, box, sun) {
   grid.material.transparent = true;
   grid.material.opacity = 0.6;
   grid.userData.stage = true;
+  grid.userData.cell = extent / 20; // a live chase moves the grid by whole cells, so its lines stand still
   const catcher = new THREE.Mesh(new THREE.PlaneGeometry(extent, extent).rotateX(-Math.PI / 2),
     new THREE.ShadowMaterial({ opacity: 0.35 }));
   catcher.name = 'gp-shadow';

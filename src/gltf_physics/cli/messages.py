@@ -43,9 +43,22 @@ def written_line(paths: Iterable[Path | None]) -> str:
 def simulate_summary(src: Path, scene: Any, world: Any, outputs: Sequence[Path | None]) -> list[str]:
     """The lines `simulate` prints after a run."""
     lines = [] if has_physics(scene) else [f"{src}: {NO_PHYSICS}; nothing moves"]
+    lines += unsimulated_lines(src, world)
     lines.append(run_line(src.name, world.time, world.step_count, world.rate, len(world.nodes), len(world.events())))
     lines.append(written_line(outputs))
-    return lines
+    return lines + [f"{src}: note {line}" for line in world.notes()]
+
+
+def unsimulated_lines(src: Path, world: Any) -> list[str]:
+    """One line naming what the engine left out of the run (MuJoCo has no vehicles, wheels or seats: MJCF-8),
+    or none."""
+    dropped = [x for x in getattr(world.engine, "losses", None) or [] if x.get("code") == "MJCF-8"]
+    if not dropped:
+        return []
+    kinds = Counter(str(x.get("message", "")).split(":", 1)[0] for x in dropped)
+    what = ", ".join(plural(n, kind) for kind, n in kinds.items())
+    return [f"{src}: not simulated on MuJoCo: {what} (MJCF-8: no MuJoCo counterpart); "
+            "their bodies move as plain rigid bodies"]
 
 
 def loss_lines(losses: Sequence[dict[str, str]], report: Path | None) -> list[str]:

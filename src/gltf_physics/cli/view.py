@@ -102,12 +102,14 @@ def _picture(doc: Any, scene: Any, run: dict[str, Any] | None, png: Path, at: fl
     from ..validation import validate as validate_doc
     from ..view import bake, headless, page
     from ..view import png as png_preview
+    from ..view.framing import frame_box
 
     if headless.find_chromium() is None:
         if at is not None:
             raise headless.NoBrowser(f"--at {number(at)}: no chromium found to render the page (install chromium "
                                      f"or set {headless.ENV}); without --at a browserless preview is drawn")
-        png_preview.render_png(doc, scene, png, trajectories=bake.trajectories(run) if run else None)
+        paths = bake.trajectories(run) if run else None
+        png_preview.render_png(doc, scene, png, trajectories=paths, frame=frame_box(doc, scene, paths))
         return
     html = page.build_page(doc, scene, bake=run, report=validate_doc(doc))
     headless.screenshot(html, png, at or 0.0)

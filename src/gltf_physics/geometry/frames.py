@@ -46,7 +46,7 @@ def rigid_inverse(frame: np.ndarray) -> np.ndarray:
     """The inverse of a rigid 4×4 frame (transpose the rotation)."""
     inv = np.eye(4)
     inv[:3, :3] = frame[:3, :3].T
-    inv[:3, 3] = -frame[:3, :3].T @ frame[:3, 3]
+    inv[:3, 3] = _minus_rt_times(frame[:3, :3], frame[:3, 3])
     return inv
 
 
@@ -55,6 +55,16 @@ def rigid_inverses(frames: np.ndarray) -> np.ndarray:
     rot_t = np.transpose(frames[:, :3, :3], (0, 2, 1))
     inv = np.zeros_like(frames)
     inv[:, :3, :3] = rot_t
-    inv[:, :3, 3] = -np.einsum("nij,nj->ni", rot_t, frames[:, :3, 3])
+    inv[:, :3, 3] = _minus_rt_times(frames[:, :3, :3], frames[:, :3, 3])
     inv[:, 3, 3] = 1.0
     return inv
+
+
+def _minus_rt_times(r: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """``-Rᵀ @ t`` for one (3×3, 3) or a stack, summed element-wise from +0.0 in a fixed order, as
+    :func:`inverse_body_frame` sums it. Not ``@``: BLAS kernels round a single product and each slice of a stack
+    differently on some processors (OpenBLAS's AVX-512 gemv against its gemm), and these inverses must be the
+    same bits whichever path computed them."""
+    with np.errstate(all="ignore"):
+        return (0.0 + -r[..., 0, :] * t[..., 0, None] + -r[..., 1, :] * t[..., 1, None]
+                + -r[..., 2, :] * t[..., 2, None])

@@ -15,7 +15,7 @@ written as MJCF and run by MuJoCo).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from ..dialects.common import pointers
 from ..geometry.mass import MassProperties
 from ..geometry.placement import MeshSource, document_mesh_source
 from ..model import PhysicsScene
+from . import robot_control
 from .engine import CONTROLLED, Engine, engine_class
 from .errors import SimulationError, engine_failures, value_reason
 from .preflight import check_scene
@@ -72,6 +73,9 @@ class World:
         self.scene = scene
         self.rate = float(rate)
         self.engine_name = engine
+        self._coords: dict[str, robot_control.Coordinate] | None = None  # joint name → coordinate, on first use
+        self._before: tuple[int, dict[str, float]] | None = None  # (step, joint positions) before the last step
+        self._stiffness = {k: j.drives[0].stiffness for k, j in enumerate(scene.joints) if j.drives}  # set_gains
         if mesh_source is None and scene.document is not None:
             mesh_source = document_mesh_source(scene.document)  # read once: the checks and the engine share it
         check_scene(scene, mesh_source)  # what no engine can build is refused here, naming the node
@@ -143,6 +147,8 @@ class World:
             >>> world.step(); world.step_count
             1
         """
+        if self._coords is not None:  # the joint API is in use: the positions before the step give the rates
+            self._before = (self.step_count, self.joint_positions())
         with engine_failures(self.time):
             self.engine.step()
         self.step_count += 1
@@ -198,6 +204,69 @@ class World:
         """
         p = self.engine.read_poses().astype(np.float64)  # a copy
         return self.nodes.copy(), p[:, 4:], p[:, :4]
+
+    def set_targets(self, targets: Mapping[str, float]) -> None:
+        """Drive targets by joint name (the source's joint names, as the URDF/MJCF converters write them): a
+        position target (m or rad) for a position drive, a velocity target for a velocity drive; applied from
+        the next step, through the same per-joint edits as :meth:`set`. Raises SimulationError naming a joint
+        that does not exist or has no drive (and then changes nothing). See :mod:`gltf_physics.sim.robot_control`.
+
+        Example:
+            >>> world.set_targets({"FR_thigh_joint": 0.7, "FR_calf_joint": -1.4})
+        """
+        robot_control.set_targets(self.engine, self._coordinates(), self._stiffness, targets)
+
+    def set_gains(self, gains: Mapping[str, tuple[float, float]]) -> None:
+        """Drive gains by joint name, ``(stiffness, damping)``: a stiffness > 0 makes the joint's drive a
+        position servo that :meth:`set_targets` then gives position targets (URDF drives carry only an effort
+        limit and the file's damping). Rapier only (MuJoCo's actuator gains are compiled).
+
+        Example:
+            >>> world.set_gains({"FR_thigh_joint": (80.0, 2.0)})
+        """
+        robot_control.set_gains(self.engine, self._coordinates(), self._stiffness, gains)
+
+    def joint_positions(self) -> dict[str, float]:
+        """Joint name → position now (rad about, or m along, the joint's axis), for every joint with one
+        coordinate.
+
+        Example:
+            >>> world.joint_positions()["FR_thigh_joint"]
+            0.0
+        """
+        return {n: robot_control.position(self.scene, self.engine, c) for n, c in self._coordinates().items()}
+
+    def joint_velocities(self) -> dict[str, float]:
+        """Joint name → velocity (rad/s or m/s) for the joints of :meth:`joint_positions`: their rate over the
+        last step once the joint API is in use (what moved them; Rapier's multibody keeps velocities that
+        include its constraint bias, measured 0.94 rad/s on a standing joint that did not move), before that
+        from the two bodies' velocities.
+
+        Example:
+            >>> world.joint_velocities()["FR_thigh_joint"]
+            0.0
+        """
+        coords = self._coordinates()
+        if self._before is not None and self._before[0] == self.step_count - 1:
+            now, before = self.joint_positions(), self._before[1]
+            return {n: robot_control.rate(coords[n], now[n] - before[n], self.dt) for n in now}
+        return {n: robot_control.velocity(self.scene, self.engine, c) for n, c in coords.items()}
+
+    def _coordinates(self) -> dict[str, robot_control.Coordinate]:
+        if self._coords is None:
+            self._coords = robot_control.coordinates(self.scene)
+        return self._coords
+
+    def notes(self) -> list[str]:
+        """What the engine changed to run this scene stably, one line each naming the joint (a loss, as a
+        converter's): e.g. armature on the joints of a multibody link that weighs under 1e-4 of its tree.
+
+        Example:
+            >>> world.notes()
+            []
+        """
+        names = [j.pointer or _name_of(_nodes(self.scene), j.node) for j in self.scene.joints]
+        return [f"joint {names[k]}: {message}" for k, message in getattr(self.engine, "notes", ())]
 
     def events(self) -> list[dict[str, Any]]:
         """Trigger events since the start, in order: ``{"time", "event": "enter"|"exit", "trigger", "node"}``
@@ -315,9 +384,13 @@ class World:
 
 
 def _node_names(scene: PhysicsScene, wanted: list[int]) -> list[str]:
-    nodes = scene.document.json.get("nodes") if scene.document is not None else None
-    nodes = nodes if isinstance(nodes, list) else []
+    nodes = _nodes(scene)
     return [_name_of(nodes, node) for node in wanted]
+
+
+def _nodes(scene: PhysicsScene) -> list[Any]:
+    nodes = scene.document.json.get("nodes") if scene.document is not None else None
+    return nodes if isinstance(nodes, list) else []
 
 
 def _name_of(nodes: list[Any], node: int) -> str:

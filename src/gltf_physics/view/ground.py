@@ -1,8 +1,10 @@
 """`view --ground`: a static ground under the scene, for the run and the page (never written to the glTF file).
 
 Many samples hold one body and nothing under it: it falls forever and leaves the frame within a second. The
-ground is a static box collider on a new node, its top face at the lowest point of every collider at t = 0 and
-wide enough to catch what falls from above (three times the scene's footprint, at least 10 m a side).
+ground is a static infinite plane collider (normal +Y) on a new node at the lowest point of every collider at
+t = 0: a car driven for minutes never reaches its edge (a finite box of a few times the scene's footprint was
+left within 3 s), and Rapier makes it a half-space, solid all the way down, so nothing falls through it. The
+viewer draws it as a patch with grid lines around the scene.
 """
 
 from __future__ import annotations
@@ -15,23 +17,20 @@ from ..dialects import read_scene
 from ..gltf.document import Document
 from ..gltf.jsontext import copy_json
 from ..gltf.transforms import world_matrices
-from ..model import Box, Collider, PhysicsScene, Plane
+from ..model import Collider, PhysicsScene, Plane
 from .png import shape_segments
 
 NAME = "gltf-physics ground"
-THICKNESS = 1.0  # m: thick enough that no solver step pushes a falling body through it
-MIN_SIDE = 10.0  # m
-SPREAD = 3.0  # the ground's side over the scene's footprint
 
 
 def add_ground(doc: Document, scene: PhysicsScene) -> tuple[Document, PhysicsScene]:
-    """A copy of ``doc`` with a ground node (no mesh), and its scene with a static box collider on that node.
+    """A copy of ``doc`` with a ground node (no mesh), and its scene with a static infinite plane collider on
+    that node, under the middle of the scene's footprint.
 
     Up is +Y (glTF's up, the default gravity's opposite).
     """
     lo, hi = lowest_and_footprint(doc, scene)
-    side = max(MIN_SIDE, SPREAD * float(max(hi[0] - lo[0], hi[2] - lo[2])))
-    centre = [float((lo[0] + hi[0]) / 2), float(lo[1] - THICKNESS / 2), float((lo[2] + hi[2]) / 2)]
+    centre = [float((lo[0] + hi[0]) / 2), float(lo[1]), float((lo[2] + hi[2]) / 2)]
     gltf = copy_json(doc.json)
     nodes = gltf.setdefault("nodes", [])
     node = len(nodes)
@@ -42,7 +41,7 @@ def add_ground(doc: Document, scene: PhysicsScene) -> tuple[Document, PhysicsSce
         scenes[shown].setdefault("nodes", []).append(node)
     grounded = dataclasses.replace(doc, json=gltf)
     new_scene = read_scene(grounded)
-    new_scene.colliders.append(Collider(node=node, shape=Box(size=(side, THICKNESS, side)), pointer=f"/nodes/{node}"))
+    new_scene.colliders.append(Collider(node=node, shape=Plane(), pointer=f"/nodes/{node}"))
     return grounded, new_scene
 
 

@@ -19,7 +19,8 @@ from ..gltf.files import Output, write_all
 from ..gltf.jsontext import copy_json
 from ..model import PhysicsScene
 from ..summary import summarize
-from .bake import DEFAULT_RATE, record
+from .bake import DEFAULT_RATE, record, trajectories
+from .framing import frame_box
 from .overlay import build_overlay
 
 BUNDLE = ("viewer_dist", "viewer.js")
@@ -68,6 +69,9 @@ def build_page(doc: Document, scene: PhysicsScene, *, simulate: float | None = N
         "report": report,
         "bake": bake,
     }
+    framed = frame_box(doc, scene, trajectories(bake) if bake else None)
+    if framed is not None:  # the camera's first view: the run's moving bodies and the static geometry they meet
+        data["frame"] = {"min": [float(v) for v in framed[0]], "max": [float(v) for v in framed[1]]}
     if live is not None:
         data["live"] = live
     return _html(title, data, bundle, connect="'self'" if live is not None else "")

@@ -33,8 +33,11 @@ Segments = np.ndarray  # (S, 2, 3)
 
 def render_png(doc: Document, scene: PhysicsScene, out: str | Path,
                trajectories: Mapping[int, np.ndarray] | None = None, *, size: tuple[float, float] = (8, 6),
-               dpi: int = 100) -> Path:
-    """Draw every collider and simple trigger (coloured by body kind) and each body's path; write a PNG."""
+               dpi: int = 100, frame: tuple[np.ndarray, np.ndarray] | None = None) -> Path:
+    """Draw every collider and simple trigger (coloured by body kind) and each body's path; write a PNG.
+
+    ``frame`` (glTF world corners, view/framing.py) is the box to show, lines outside it clipped; without one
+    the picture holds everything drawn."""
     from matplotlib.figure import Figure  # Agg canvas via Figure: no pyplot, no display needed
 
     world = world_matrices(doc.json)
@@ -47,11 +50,17 @@ def render_png(doc: Document, scene: PhysicsScene, out: str | Path,
     items.sort(key=lambda item: DRAW_ORDER.index(item[2]))  # moving bodies drawn last, over the ground
     for node, shape, kind in items:
         segs = shape_segments(doc, node, shape)
+        if frame is not None and isinstance(shape, Box | Plane):  # its part in the frame, outlined
+            segs = _box_within(shape, world[node], frame)
         if len(segs) == 0:
             continue
         segs = _to_plot(_transform(segs, world[node]))
         if not _unbounded(shape):  # an infinite plane's patch would shrink the bodies to dots
             points.append(segs.reshape(-1, 3))
+        if frame is not None:  # a 200 m floor under a 1 m ball: draw its part inside the picture
+            segs = clip_segments(segs, *_to_plot(np.array(frame, dtype=float)))
+            if len(segs) == 0:
+                continue
         _draw_segments(ax, segs, COLOURS[kind], kind if kind not in drawn else None)
         drawn.add(kind)
     for node, path in (trajectories or {}).items():
@@ -62,7 +71,11 @@ def render_png(doc: Document, scene: PhysicsScene, out: str | Path,
         ax.scatter(*p[-1], color="#c2185b", s=12)
         ax.text(*p[-1], f" #{node}", fontsize=7)
         drawn.add("path")
-    _frame(ax, points)
+    limits = axes_limits(points if frame is None else [_to_plot(np.array(frame, dtype=float))])
+    ax.set_xlim(*limits[0])
+    ax.set_ylim(*limits[1])
+    ax.set_zlim(*limits[2])
+    ax.set_box_aspect((1, 1, 1))
     ax.set_xlabel("x")
     ax.set_ylabel("−z")
     ax.set_zlabel("y (up)")
@@ -163,22 +176,61 @@ def _to_plot(p: np.ndarray) -> np.ndarray:
     return p @ GLTF_TO_PLOT.T
 
 
+def _box_within(shape: Box | Plane, m: np.ndarray, frame: tuple[np.ndarray, np.ndarray]) -> Segments:
+    """The outline of the part of a box (or plane, infinite ones included) inside ``frame``: a wireframe of a
+    200 m floor has no edge near a 1 m ball, so the cut is made on the solid, in its node's space."""
+    if isinstance(shape, Box):
+        h = np.asarray(shape.size, dtype=float) / 2
+    else:
+        far = 1e9  # an infinite plane: unbounded across, cut by the frame
+        h = np.array([far if shape.size_x is None else shape.size_x / 2, 0.0,
+                      far if shape.size_z is None else shape.size_z / 2])
+    try:
+        inv = np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        return np.zeros((0, 2, 3))  # a collapsed node: nothing to outline
+    a, b = (np.asarray(c, dtype=float) for c in frame)
+    corners = np.array([[x, y, z] for x in (a[0], b[0]) for y in (a[1], b[1]) for z in (a[2], b[2])])
+    local = corners @ inv[:3, :3].T + inv[:3, 3]
+    lo, hi = np.maximum(-h, local.min(axis=0)), np.minimum(h, local.max(axis=0))
+    if np.any(lo > hi + 1e-9 * max(float(np.max(np.abs(h))), 1.0)):
+        return np.zeros((0, 2, 3))
+    hi = np.maximum(lo, hi)
+    segs = _box((hi - lo) / 2) + (lo + hi) / 2
+    return segs if isinstance(shape, Box) else segs[:4]
+
+
+def clip_segments(segs: Segments, a: np.ndarray, b: np.ndarray) -> Segments:
+    """The parts of ``segs`` inside the box with corners ``a`` and ``b`` (any order; Liang–Barsky per axis):
+    matplotlib's own 3-D clipping drops a whole line once an end leaves the axes."""
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    pad = 1e-9 * max(float(np.max(hi - lo)), 1.0)  # a face lying on the box's side stays
+    lo, hi = lo - pad, hi + pad
+    p0, d = segs[:, 0, :], segs[:, 1, :] - segs[:, 0, :]
+    t0, t1 = np.zeros(len(segs)), np.ones(len(segs))
+    keep = np.ones(len(segs), dtype=bool)
+    for k in range(3):
+        flat = d[:, k] == 0
+        keep &= ~flat | ((p0[:, k] >= lo[k]) & (p0[:, k] <= hi[k]))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ta, tb = (lo[k] - p0[:, k]) / d[:, k], (hi[k] - p0[:, k]) / d[:, k]
+        t0 = np.where(flat, t0, np.maximum(t0, np.minimum(ta, tb)))
+        t1 = np.where(flat, t1, np.minimum(t1, np.maximum(ta, tb)))
+    keep &= t0 <= t1
+    return np.stack([p0 + t0[:, None] * d, p0 + t1[:, None] * d], axis=1)[keep]
+
+
 def _draw_segments(ax: object, segs: Segments, colour: str, label: str | None) -> None:
     from mpl_toolkits.mplot3d.art3d import Line3DCollection
 
     ax.add_collection3d(Line3DCollection(segs, colors=colour, linewidths=0.8, label=label))  # type: ignore[attr-defined]
 
 
-def _frame(ax: object, points: list[np.ndarray]) -> None:
-    """Equal scale on all axes around everything drawn (a cube of the largest extent)."""
-    if not points:
-        lo, hi = np.full(3, -1.0), np.full(3, 1.0)
-    else:
-        p = np.concatenate(points)
-        p = p[np.all(np.isfinite(p), axis=1)]
-        lo, hi = (p.min(axis=0), p.max(axis=0)) if len(p) else (np.full(3, -1.0), np.full(3, 1.0))
+def axes_limits(points: list[np.ndarray]) -> np.ndarray:
+    """(3, 2) plot-axis limits: equal scale on all axes, a cube of the largest extent of ``points`` (plot
+    coordinates) about their centre, at least 1 m a side."""
+    p = np.concatenate(points) if points else np.zeros((0, 3))
+    p = p[np.all(np.isfinite(p), axis=1)]
+    lo, hi = (p.min(axis=0), p.max(axis=0)) if len(p) else (np.full(3, -1.0), np.full(3, 1.0))
     centre, half = (lo + hi) / 2, max(float(np.max(hi - lo)) / 2, 0.5)
-    ax.set_xlim(centre[0] - half, centre[0] + half)  # type: ignore[attr-defined]
-    ax.set_ylim(centre[1] - half, centre[1] + half)  # type: ignore[attr-defined]
-    ax.set_zlim(centre[2] - half, centre[2] + half)  # type: ignore[attr-defined]
-    ax.set_box_aspect((1, 1, 1))  # type: ignore[attr-defined]
+    return np.stack([centre - half, centre + half], axis=1)

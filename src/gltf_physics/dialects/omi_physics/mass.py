@@ -6,7 +6,9 @@ replaces (the output's numbers must not move by an ulp), by two means only:
 
 - stacked ``np.matmul`` / ``np.linalg.inv`` / ``np.linalg.det`` instead of one call per body: NumPy runs the
   same BLAS / LAPACK kernel on each slice of a stack as on a single matrix of the same layout, so each slice is
-  the per-body result (``tests/test_dialect_omi_write.py`` compares them on every fixture);
+  the per-body result (``tests/test_dialect_omi_write.py`` compares them on every fixture); a matrix–vector
+  product is the exception (a gemv for one, a gemm for a stack: rounded differently by some kernels), so the
+  rigid inverses' translations are summed element-wise by ``geometry.frames`` on both paths;
 - work skipped only when its inputs are the same bytes as before: a body frame's rotation depends only on
   the 3×3 of its world matrix (decomposed once per distinct 3×3), and a body's result only on its motion's
   explicit values and each collider's (shape, relative matrix) — bodies built alike are computed once.
@@ -19,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ...geometry.frames import body_frame
+from ...geometry.frames import body_frame, rigid_inverse, rigid_inverses
 from ...geometry.integrals import combine_parts, placed_mass
 from ...geometry.mass import MassProperties, apply_overrides
 from ...geometry.placement import place_shape
@@ -75,11 +77,7 @@ class BodyMasses:
         stack = self.stack if self.stack is not None else np.stack(self.world)
         nodes = np.asarray([b.node for b in bodies], dtype=np.int64)
         frames = _body_frames(stack[nodes])
-        rot_t = np.transpose(frames[:, :3, :3], (0, 2, 1))
-        inverses = np.zeros_like(frames)  # geometry.frames.rigid_inverse of each frame
-        inverses[:, :3, :3] = rot_t
-        inverses[:, :3, 3] = np.matmul(-rot_t, frames[:, :3, 3][:, :, None])[:, :, 0]
-        inverses[:, 3, 3] = 1.0
+        inverses = rigid_inverses(frames)
         owner = [i for i, c in enumerate(body_cols) for _ in c]
         ks = [k for c in body_cols for k in c]
         cols = self.scene.colliders
@@ -150,10 +148,7 @@ class BodyMasses:
     def _single(self, body: Body) -> Measured | None:
         """The per-body formulas, for a body whose nodes the stacks cannot index (e.g. negative)."""
         try:
-            frame = body_frame(self.world[body.node])
-            inv = np.eye(4)
-            inv[:3, :3] = frame[:3, :3].T
-            inv[:3, 3] = -frame[:3, :3].T @ frame[:3, 3]
+            inv = rigid_inverse(body_frame(self.world[body.node]))
             colliders = [self.scene.colliders[k] for k in self._cols(body)]
             rels = [inv @ self.world[c.node] for c in colliders]
         except IndexError:

@@ -19,15 +19,18 @@ keyframe's) under one root node that turns MuJoCo's Z-up world Y-up.
   (else 0).
 - **Contacts**: ``contype``/``conaffinity`` and ``<exclude>`` pairs become collision filters (exact: one
   system per class of geoms, each listing the classes it collides with); parent–child pairs are kept apart by
-  their joint, as MuJoCo's ``filterparent`` does. Friction → a physics material combined by maximum, as
-  MuJoCo combines it.
+  their joint, and bodies welded together (and to their parent's weld group) by filters, as MuJoCo's weld
+  groups and ``filterparent`` keep them apart. Sliding friction → a physics material combined by maximum,
+  as MuJoCo combines it; torsional/rolling friction, softness, margins, ``condim`` 1 and priorities are
+  losses (:mod:`.read_contacts`).
 - **Equalities**: ``connect`` → a ball joint, ``weld`` → a fixed joint, between the two bodies.
 
 Loss codes (the loss report): ``MJCF-IN-1`` shape approximated or skipped, ``MJCF-IN-2`` joints combined or
 approximated, ``MJCF-IN-3`` armature / frictionloss, ``MJCF-IN-4`` actuator not expressible, ``MJCF-IN-5``
 equality constraint, ``MJCF-IN-6`` tendon, ``MJCF-IN-7`` site, ``MJCF-IN-8`` sensor, ``MJCF-IN-9`` simulation
-options (timestep, integrator, contact softness), ``MJCF-IN-10`` contact pair / filter, ``MJCF-IN-11`` other
-elements without a glTF counterpart (cameras, lights, textures, flexes, skins).
+options (timestep, integrator, contact softness), ``MJCF-IN-10`` contact settings (pairs, filters, geom
+parameters), ``MJCF-IN-11`` other elements without a glTF counterpart (cameras, lights, textures, flexes,
+skins).
 """
 
 from __future__ import annotations

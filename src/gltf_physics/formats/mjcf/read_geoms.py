@@ -14,6 +14,7 @@ import numpy as np
 from ...model import Box, Capsule, CombineMode, Cylinder, MeshShape, Plane, Shape, Sphere
 from ..robot_scene import Y_TO_Z, RobotBuilder, VisualPart, pose_matrix
 from ..urdf.meshes import primitive_parts
+from .read_contacts import sliding_friction
 
 PLANE, HFIELD, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH = range(8)
 VISIBLE_GROUPS = 3  # MuJoCo's viewer shows groups 0, 1 and 2 by default
@@ -48,7 +49,7 @@ class GeomReader:
         shape = self._shape(g, kind, name, visual, pointer)
         if shape is None:
             return
-        friction = float(m.geom_friction[g][0])
+        friction = sliding_friction(m, g)
         material = self.b.physics_material(friction, friction, 0.0, CombineMode.MAXIMUM)
         self.b.collider(node, shape, body, material=material, filter=self.filters.get(g), pointer=pointer)
 

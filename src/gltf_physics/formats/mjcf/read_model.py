@@ -8,6 +8,7 @@ import numpy as np
 
 from ...model import PhysicsScene, WorldGravity
 from ..robot_scene import Z_UP_TO_Y_UP, RobotBuilder, ball_limits, fixed_limits, pose_matrix
+from .read_contacts import contact_notes
 from .read_geoms import GeomReader
 from .read_joints import BodyJoint, body_joint, dof_drives, joint_gains
 
@@ -57,6 +58,8 @@ class _Reader:
             if self.owner[i] == i:
                 self._joint(i)
         self._equalities()
+        contact_notes(self.m, [g for g in range(self.m.ngeom) if self.m.geom_contype[g] or
+                               self.m.geom_conaffinity[g]], self.b.note)
         self._options()
         self._unsupported()
         return self.b.finish()
@@ -173,6 +176,7 @@ class _Reader:
                 none = self.b.collision_filter(("mujoco0",), ("none",))
             return dict.fromkeys(solid, none) if solid else {}
         excluded = {(int(s) >> 16, int(s) & 0xFFFF) for s in m.exclude_signature[:m.nexclude]}
+        excluded |= weld_family_pairs(m, {int(m.geom_bodyid[g]) for g in solid})
         in_exclude = {b for pair in excluded for b in pair}
         key_of = {g: (int(m.geom_contype[g]), int(m.geom_conaffinity[g]),
                       int(m.geom_bodyid[g]) if int(m.geom_bodyid[g]) in in_exclude else -1) for g in solid}
@@ -220,6 +224,28 @@ class _Reader:
                             (m.ntex, "texture")):
             if count:
                 self.b.note("MJCF-IN-11", "/mujoco", f"{count} {what}{'s' if count > 1 else ''}: not converted")
+
+
+def weld_family_pairs(m: Any, bodies: set[int]) -> set[tuple[int, int]]:
+    """Pairs of ``bodies`` MuJoCo never lets touch and glTF would. MuJoCo filters on weld groups (bodies
+    joined without a joint): two bodies of one group never touch, and with ``filterparent`` (the default)
+    neither do a group and its parent's group (the world's group aside). In glTF such bodies are separate
+    bodies on fixed joints and only a joint's two sides are kept apart (JOINT-9), so a body welded to a hip and
+    the thigh hinged to that hip would collide. A direct parent and child are left out: their joint keeps them
+    apart already."""
+    family = not int(m.opt.disableflags) & mujoco_flag("mjDSBL_FILTERPARENT")
+    weld, parent = m.body_weldid, m.body_parentid
+    out = set()
+    for a in sorted(bodies):
+        for b in sorted(bodies):
+            if b <= a or int(parent[b]) == a or int(parent[a]) == b:
+                continue
+            wa, wb = int(weld[a]), int(weld[b])
+            if wa == 0 or wb == 0:
+                continue  # the world's group: static bodies, which touch nothing static in either
+            if wa == wb or (family and (wa == int(weld[parent[wb]]) or wb == int(weld[parent[wa]]))):
+                out.add((a, b))
+    return out
 
 
 def mujoco_flag(name: str) -> int:

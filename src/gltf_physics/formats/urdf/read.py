@@ -6,26 +6,32 @@
   convex colliders on physics-only meshes (the hull is what PyBullet and MuJoCo collide for a moving link), or
   triangle-mesh colliders with ``mesh_colliders="triangles"``.
 - ``<inertial>``: mass, centre of mass and the inertia tensor diagonalised (principal moments and the
-  orientation of their axes in the link frame). A link without ``<inertial>`` gets its mass computed from
-  its colliders by the runtime (a note says so).
+  orientation of their axes in the link frame). A link on a fixed joint is part of its parent's body, its
+  mass added to that body's (:mod:`.inertia`), as MuJoCo and PyBullet compile it. A link without
+  ``<inertial>`` has no mass of its own (the URDF specification); a moving body with no mass at all gets its
+  mass computed from its colliders by the runtime (a note says so).
 - Joints: revolute, continuous, prismatic, fixed, planar → glTF joints (a joint node under the parent link,
   its attachment under the child, both named after the URDF joint) with their limits; floating → none (the
   child moves freely). A ``<limit>`` without ``lower`` and ``upper`` leaves the joint unlimited, as PyBullet
   and MuJoCo read it. ``<limit effort>`` is a drive's ``maxForce`` and ``<dynamics damping>`` its damping
   (velocity target 0: a passive damper), so a joint with either carries one drive.
 - The root link is fixed to the world by a fixed joint (the ROS convention for arms, and PyBullet's
-  ``useFixedBase``); ``floating_base=True`` lets it fall free. A root link named ``world`` with nothing on it
-  is the world itself (``floating_base`` then drops the joints that tie the robot to it).
+  ``useFixedBase``); ``floating_base=True`` lets it fall free. A fixed root without mass (PyBullet's static
+  base, e.g. its KUKA iiwa) is static: colliders without a body, its joints' nodes on its node. A root link
+  named ``world`` with nothing on it is the world itself (``floating_base`` then drops the joints that tie
+  the robot to it).
 
 Loss codes (the loss report): ``URDF-1`` joint velocity limit, ``URDF-2`` joint friction, ``URDF-3`` mimic
 joint, ``URDF-4`` transmission, ``URDF-5`` no ``<inertial>``, ``URDF-6`` safety controller / calibration,
-``URDF-7`` texture, ``URDF-8`` gazebo extension, ``URDF-9`` massless link on a fixed joint merged into its
-parent's body, ``URDF-10`` mesh vertices that are not finite numbers (their triangles dropped).
+``URDF-7`` texture, ``URDF-8`` gazebo extension, ``URDF-9`` link on a fixed joint merged into its parent's
+body, ``URDF-10`` mesh vertices that are not finite numbers (their triangles dropped), ``URDF-11`` a massless
+fixed base made static.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +53,7 @@ from ..robot_scene import (
     quat_x_to,
     slide_limits,
 )
+from .inertia import combined, link_inertia
 from .meshes import load_parts, merged, primitive_parts
 from .paths import MeshPaths
 
@@ -80,6 +87,7 @@ class _Reader:
         self.body_link: dict[str, str] = {}  # link → the link whose node carries its body
         self.offset: dict[str, np.ndarray] = {}  # link frame in that body link's frame
         self.fused: set[str] = set()  # fixed joints inside one body: not written
+        self.static: set[str] = set()  # a massless fixed base: static colliders, its joints' nodes on its node
         self.xml: Any = None  # the URDF's root element, for what yourdfpy does not read
 
     def run(self) -> PhysicsScene:
@@ -93,7 +101,7 @@ class _Reader:
         world_link = _is_world(links[roots[0]])
         poses = self._poses(roots[0])
         self._place_links(links, roots[0], world_link, poses)
-        if not world_link and not self.floating_base:
+        if not world_link and not self.floating_base and roots[0] not in self.static:
             root = self.node_of[roots[0]]
             self.b.joint(f"world_to_{roots[0]}", None, root, poses[roots[0]], np.eye(4), fixed_limits(),
                          pointer=f"/robot/link[@name='{roots[0]}']")
@@ -130,69 +138,70 @@ class _Reader:
 
     # -- links ----------------------------------------------------------------------------------------
     def _place_links(self, links: dict[str, Any], root: str, world_link: bool, poses: dict[str, np.ndarray]) -> None:
-        """Links in tree order: a body each, except a massless link on a fixed joint (a frame such as a
-        flange or a tool point), which is part of its parent's body — as MuJoCo and PyBullet treat it —
-        rather than a body of mass 0 (which glTF reads as infinite)."""
+        """Links in tree order: a body each, except a link on a fixed joint (a flange, a tool point, a mass
+        carrier), which is part of its parent's body — as MuJoCo and PyBullet compile it — with its mass added
+        to that body's. A fixed base whose body has no mass (PyBullet's static-base convention) is static."""
         joint_of = {j.child: j for j in self.robot.joints}
         self.joint_child = {j.child for j in self.robot.joints if j.type != "floating"}
-        for name in sorted(poses, key=lambda n: _depth(n, joint_of)):
-            if world_link and name == root:
-                continue
-            link, joint = links[name], joint_of.get(name)
-            if joint is not None and joint.type == "fixed" and _massless(link) and joint.parent in self.body_link:
-                owner = self.body_link[joint.parent]
-                self.body_link[name] = owner
+        order = [n for n in sorted(poses, key=lambda n: _depth(n, joint_of)) if not (world_link and n == root)]
+        members: dict[str, list[str]] = {}
+        for name in order:
+            joint = joint_of.get(name)
+            if joint is not None and joint.type == "fixed" and joint.parent in self.body_link:
+                self.body_link[name] = self.body_link[joint.parent]
                 self.offset[name] = self.offset[joint.parent] @ _origin(joint.origin)
                 self.fused.add(joint.name)
-                self.b.note("URDF-9", f"/robot/link[@name='{name}']", f"massless link on fixed joint "
-                            f"{joint.name!r}: part of {owner!r}'s body (its node is a child of that link's)")
-                self._link(link, self.node_of[owner], self.offset[name], body=False)
+            else:
+                self.body_link[name], self.offset[name] = name, np.eye(4)
+            members.setdefault(self.body_link[name], []).append(name)
+        mass = {owner: combined(link_inertia(links[n], self.offset[n]) for n in group)
+                for owner, group in members.items()}
+        if not world_link and not self.floating_base and mass[root] is None:
+            self.static.add(root)  # a massless fixed base: static, never KHR mass 0 (KRB-11)
+        for name in order:
+            owner = self.body_link[name]
+            if owner != name:
+                self.b.note("URDF-9", f"/robot/link[@name='{name}']", f"link on fixed joint "
+                            f"{joint_of[name].name!r}: part of {owner!r}'s body (its node is a child of that "
+                            "link's; its mass, if any, is in that body's)")
+                self._link(links[name], self.node_of[owner], self.offset[name], owner)
                 continue
-            self.body_link[name], self.offset[name] = name, np.eye(4)
-            self._link(link, self.b.root, poses[name], body=True)
+            self._link(links[name], self.b.root, poses[name], owner)
+            pointer = f"/robot/link[@name='{name}']"
+            if name in self.static:
+                self.b.note("URDF-11", pointer, "fixed base without mass (on itself and on the links fixed to "
+                            "it): a static body, as PyBullet's static base")
+            else:
+                self._inertial(mass[name], self.node_of[name], pointer, len(members[name]) > 1)
 
-    def _link(self, link: Any, parent: int, pose: np.ndarray, body: bool) -> None:
+    def _link(self, link: Any, parent: int, pose: np.ndarray, owner: str) -> None:
         pointer = f"/robot/link[@name='{link.name}']"
         t, q, _ = decompose(pose)
-        node = self.b.add_node(link.name, parent, t, q)
-        self.node_of[link.name] = node
-        if body:
-            self._inertial(link, node, pointer, root=link.name not in self.joint_child)
-        node = self.node_of[self.body_link[link.name]] if not body else node
-        own = self.node_of[link.name]
+        own = self.node_of[link.name] = self.b.add_node(link.name, parent, t, q)
+        body = None if owner in self.static else self.node_of[owner]
         for i, visual in enumerate(link.visuals):
             self._visual(link.name, i, visual, own, f"{pointer}/visual[{i}]")
         for i, collision in enumerate(link.collisions):
-            self._collision(link.name, i, collision, own, node, f"{pointer}/collision[{i}]")
+            self._collision(link.name, i, collision, own, body, f"{pointer}/collision[{i}]")
 
-    def _inertial(self, link: Any, node: int, pointer: str, root: bool) -> None:
-        inertial = link.inertial
-        if inertial is None or inertial.mass is None:
-            self.b.note("URDF-5", pointer, "no <inertial>: the runtime computes this link's mass and inertia "
-                        "from its colliders (density 1000 kg/m³)")
+    def _inertial(self, mass: tuple[float, np.ndarray, np.ndarray] | None, node: int, pointer: str,
+                  merged: bool) -> None:
+        """The body on ``node`` with the mass of its links (``None``: none of them has any)."""
+        if mass is None:
+            self.b.note("URDF-5", pointer, "no mass (no <inertial>, or mass 0, on this link and the links fixed "
+                        "to it) on a moving body: the runtime computes its mass and inertia from its colliders "
+                        "(density 1000 kg/m³; glTF reads mass 0 as infinite)")
             self.b.body(node, mass=None, pointer=pointer)
             return
-        origin = _origin(inertial.origin)
-        tensor = np.asarray(inertial.inertia if inertial.inertia is not None else np.zeros((3, 3)), dtype=float)
-        world = origin[:3, :3] @ tensor @ origin[:3, :3].T  # the tensor about the CoM, in link axes
-        diagonal, orientation = principal_axes(world)
-        mass: float | None = float(inertial.mass)
-        if mass == 0.0 and root:  # PyBullet's static base: an infinite mass (what KHR's mass 0 means, KRB-11)
-            mass = math.inf
-        elif mass == 0.0:  # glTF reads mass 0 as infinite: right for a fixed base, not for a limb
-            self.b.note("URDF-5", f"{pointer}/inertial", "mass 0 on a moving link: the runtime computes its mass "
-                        "from its colliders (glTF reads 0 as infinite)")
-            mass = None
+        m, com, tensor = mass
+        diagonal, orientation = principal_axes(tensor)
         inertia: tuple[float, ...] | None = diagonal
-        if mass == math.inf and not all(v > 0 for v in diagonal):
-            inertia = (math.inf, math.inf, math.inf)  # the static base turns no more than it moves
-        elif mass is None or not all(v > 0 for v in diagonal):  # a 0 moment reads as infinite in glTF (KRB-11)
-            if mass is not None:
-                self.b.note("URDF-5", f"{pointer}/inertial/inertia", "inertia with a zero (or negative) principal "
-                            "moment: the runtime computes the inertia from the colliders, scaled to this mass")
+        if not all(v > 0 for v in diagonal):  # a 0 moment reads as infinite in glTF (KRB-11)
+            self.b.note("URDF-5", f"{pointer}/inertial/inertia", "inertia with a zero (or negative) principal "
+                        "moment: the runtime computes the inertia from the colliders, scaled to this mass")
             inertia, orientation = None, (0.0, 0.0, 0.0, 1.0)
-        self.b.body(node, mass=mass, com=origin[:3, 3], inertia=inertia, orientation=orientation,
-                    pointer=f"{pointer}/inertial")
+        self.b.body(node, mass=m, com=com, inertia=inertia, orientation=orientation,
+                    pointer=pointer if merged else f"{pointer}/inertial")
 
     def _visual(self, link: str, i: int, visual: Any, node: int, pointer: str) -> None:
         geometry = visual.geometry
@@ -228,7 +237,7 @@ class _Reader:
             self.mesh_cache[key] = load_parts(path, None if scale is None else np.asarray(scale), pointer)
         return self.mesh_cache[key]
 
-    def _collision(self, link: str, i: int, collision: Any, node: int, body: int, pointer: str) -> None:
+    def _collision(self, link: str, i: int, collision: Any, node: int, body: int | None, pointer: str) -> None:
         geometry = collision.geometry
         name = collision.name or f"{link}_collision{i}"
         origin = _origin(collision.origin)
@@ -269,6 +278,9 @@ class _Reader:
         parent = None if on_world else self.node_of[self.body_link[joint.parent]]
         limits, drives = self._limits(joint, kind, pointer)
         self.b.joint(joint.name, parent, self.node_of[joint.child], frame_a, turn, limits, drives, pointer=pointer)
+        if self.body_link.get(joint.parent) in self.static:  # its node under the static base (no body A), so
+            # that the base's colliders are its side's partners (JOINT-9): the first link never touches them
+            self.b.scene.joints[-1] = replace(self.b.scene.joints[-1], body_a=None)
 
     def _limits(self, joint: Any, kind: str, pointer: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         limit = joint.limit
@@ -336,10 +348,6 @@ def _depth(link: str, joint_of: dict[str, Any]) -> int:
     while link in joint_of:
         link, depth = joint_of[link].parent, depth + 1
     return depth
-
-
-def _massless(link: Any) -> bool:
-    return link.inertial is None or not link.inertial.mass
 
 
 def _is_world(link: Any) -> bool:

@@ -95,6 +95,7 @@ class MujocoWorld:
         self._inside: set[tuple[int, int]] = set()
         self.joints = _Drives(self)
         self._start_m: list[np.ndarray] | None = None  # every node's world matrix at t = 0 (node_matrix)
+        self._velocities_at = -1  # the step at which cvel was last brought up to date (point_velocity)
         self._check_triggers(0.0)
 
     def _body_id(self, name: str) -> int:
@@ -206,6 +207,20 @@ class MujocoWorld:
         if self._start_m is None:
             self._start_m = world_matrices(doc) if self.animation is None else self.animation.world_all(0.0)
         return carried_matrix(doc, self._start_m, self.handle_of, self.pose, node)
+
+    def point_velocity(self, node: int, point: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(glTF-world velocity of the glTF-world ``point`` carried by the body on ``node``, its angular
+        velocity): MuJoCo's body velocity at its frame origin, carried to the point."""
+        i = self.handle_of[node]
+        if self._velocities_at != self.step_count:  # mj_step leaves cvel at the pre-integration state too
+            mujoco.mj_comPos(self.model, self.data)
+            mujoco.mj_comVel(self.model, self.data)
+            self._velocities_at = self.step_count
+        res = np.zeros(6)
+        mujoco.mj_objectVelocity(self.model, self.data, mujoco.mjtObj.mjOBJ_XBODY, i, res, 0)
+        w, v = res[:3], res[3:]
+        v = v + np.cross(w, _R @ np.asarray(point, dtype=float) - self.data.xpos[i])
+        return _R.T @ v, _R.T @ w
 
     # -- runtime changes -----------------------------------------------------------------------------------
     def set_controlled(self, kind: str, index: int, field: str, value: Any) -> None:

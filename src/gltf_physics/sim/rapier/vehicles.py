@@ -59,6 +59,7 @@ class WheelState:
     controller: int  # index in VehicleDriver.rays
     index: int  # wheel index in that controller
     forward_v: np.ndarray  # the wheel's unsteered +Z in the vehicle frame
+    mount: tuple[Any, ...] = ()  # (origin, axle, travel, friction slip) as given to the controller
 
 
 class VehicleDriver:
@@ -80,6 +81,7 @@ class VehicleDriver:
         self._world: Any = None  # the world the chassis objects below belong to
         self._chassis: list[rp.RigidBody] = []
         self._filter = rp.QueryFilter.new().exclude_sensors()
+        self._motion_edits = rw.motion_edits  # the world's motion edits seen (a mass change retunes the wheels)
         self.thrusters = Thrusters(rw, [*scene.thrusters, *scene.hover_thrusters], forces)
         self._thrusters_of: dict[int, list[Any]] = {}  # body node → its thruster states
         for st in self.thrusters.states:
@@ -99,19 +101,46 @@ class VehicleDriver:
                 self.rays.append(ray)
             k = by_body[body]
             t, r = relative_pose(self.rw, body, w.node)
-            mass = self._mass(body)
             travel = max(w.suspension_travel, MIN_TRAVEL)
-            tuning = rp.WheelTuning(
-                suspension_stiffness=w.suspension_stiffness / mass,
-                suspension_compression=w.suspension_damping_compression / mass,
-                suspension_damping=w.suspension_damping_rebound / mass,
-                max_suspension_travel=travel, side_friction_stiffness=1.0,
-                friction_slip=_friction(scene.materials, w.physics_material), max_suspension_force=UNLIMITED)
             origin = (float(t[0]), float(t[1] + travel), float(t[2]))
-            axle = r @ np.array([-1.0, 0.0, 0.0])  # −X: Rapier then drives a positive force along +Z
-            index = self.rays[k].add_wheel(origin, (0.0, -1.0, 0.0), tuple(float(x) for x in axle), travel,
-                                           w.radius, tuning)
-            self.wheels.append(WheelState(w, k, index, r @ np.array([0.0, 0.0, 1.0])))
+            axle = tuple(float(x) for x in r @ np.array([-1.0, 0.0, 0.0]))  # −X: a positive force drives +Z
+            mount = (origin, axle, travel, _friction(scene.materials, w.physics_material))
+            index = self.rays[k].add_wheel(origin, (0.0, -1.0, 0.0), axle, travel, w.radius,
+                                           self._tuning(w, body, mount))
+            self.wheels.append(WheelState(w, k, index, r @ np.array([0.0, 0.0, 1.0]), mount))
+        self._masses = self._chassis_masses()
+
+    def _tuning(self, w: Wheel, body: int, mount: tuple[Any, ...]) -> rp.WheelTuning:
+        """Rapier's suspension coefficients are per unit of chassis mass: the spec's N/m and N·s/m over it."""
+        mass, travel, friction = self._mass(body), mount[2], mount[3]
+        return rp.WheelTuning(
+            suspension_stiffness=w.suspension_stiffness / mass,
+            suspension_compression=w.suspension_damping_compression / mass,
+            suspension_damping=w.suspension_damping_rebound / mass,
+            max_suspension_travel=travel, side_friction_stiffness=1.0,
+            friction_slip=friction, max_suspension_force=UNLIMITED)
+
+    def _chassis_masses(self) -> list[float]:
+        return [self._mass(self.rw.node_of[r.chassis()]) for r in self.rays]
+
+    def _retune(self) -> None:
+        """New controllers with the wheels tuned for the chassis' mass now (a wheel's tuning cannot be edited
+        in place: ``wheel(i)`` is a copy). The suspension's rest and travel, the wheel values (applied again
+        next step) and the spec's settings carry over; Rapier recomputes contact and compression every update."""
+        rays = []
+        for old in self.rays:
+            ray = rp.DynamicRayCastVehicleController(old.chassis())
+            ray.index_up_axis, ray.index_forward_axis = 1, 2
+            rays.append(ray)
+        for w in self.wheels:
+            origin, axle, travel, _ = w.mount
+            body = self.rw.node_of[rays[w.controller].chassis()]
+            w.index = rays[w.controller].add_wheel(origin, (0.0, -1.0, 0.0), axle, travel, w.spec.radius,
+                                                   self._tuning(w.spec, body, w.mount))
+        self.rays = rays
+        self._applied[:] = np.nan  # the new controllers hold no force, steering or brake yet
+        self._settled = None
+        self._masses = self._chassis_masses()
 
     def _mass(self, body: int) -> float:
         mp = self.rw.mass_of.get(body)
@@ -152,6 +181,7 @@ class VehicleDriver:
         self.thrusters.restore(thrusters)
         self._inputs = self._driven = None  # derived from the settings
         self._world = None  # the chassis objects belong to the old world
+        self._masses = self._chassis_masses()  # the snapshot's controllers are tuned for the snapshot's masses
 
     # -- stepping ------------------------------------------------------------------------------------
     def before_step(self, dt: float) -> None:
@@ -166,6 +196,10 @@ class VehicleDriver:
         self.thrusters.before_step(dt, self.vehicles)
         if not self.rays:
             return
+        if rw.motion_edits != self._motion_edits:  # a mass set since: the suspension is per unit of mass
+            self._motion_edits = rw.motion_edits
+            if self._chassis_masses() != self._masses:
+                self._retune()
         self._wheels_step(dt)
         if rw.world is not self._world:  # first step or restored: the chassis objects of this world
             self._world = rw.world

@@ -63,6 +63,7 @@ from ..errors import SimulationError, finite_vec3, motion_number
 from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
 from . import link_contacts
+from .armature import steady_tiny_links
 from .bodies import body_frames, locked_axes, rapier_mass, solver_iterations
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
 from .controllers import build_controllers, controller_of, set_controlled
@@ -127,6 +128,8 @@ class RapierWorld:
         self._stale = True  # the next read reads every body
         self._read_at = -1  # substep_count at the last read_poses
         self.joints = build_joints(self, scene, articulations)
+        self.notes = steady_tiny_links(self)  # (joint index, message): what the run changed to stay finite
+        self._steadied_at = self.joints.version  # a rebuilt link (a run-time limit edit) comes back armature-free
         # contacts no multibody joint coordinate can act on are dropped (link_contacts)
         self.hooks = link_contacts.install(self, self.joints, self.hooks)
         self.world.physics_hooks = self.hooks
@@ -374,6 +377,9 @@ class RapierWorld:
                 self._follow_animation((self.substep_count + 1) / self._frequency)
             if self.joints is not None:
                 self.joints.before_step(self.dt)
+                if self.joints.version != self._steadied_at:
+                    self.notes = steady_tiny_links(self)
+                    self._steadied_at = self.joints.version
             for controller in self.controllers:
                 controller.before_step(self.dt)
             held = self._apply_pushes()
@@ -489,6 +495,12 @@ class RapierWorld:
     def node_matrix(self, node: int) -> np.ndarray:
         """Current world matrix (4×4) of any node: moved with its nearest body, else as in the file."""
         return carried_matrix(self.doc_json, self._world_m, self.handle_of, self.pose, node)
+
+    def point_velocity(self, node: int, point: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(world velocity of the world ``point`` carried by the body on ``node``, its angular velocity)."""
+        b = self.bodies[self.handle_of[node]]
+        v, w = b.velocity_at_point(tuple(float(x) for x in point)), b.angvel
+        return np.array([v.x, v.y, v.z]), np.array([w.x, w.y, w.z])
 
     # -- runtime changes -----------------------------------------------------------------------------
     def push(self, node: int, force: Any, point: Any) -> None:

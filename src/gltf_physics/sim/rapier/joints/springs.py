@@ -198,6 +198,7 @@ class _BodyData:
         s = np.array([mp.inv_principal_inertia_sqrt.to_tuple() for mp in mps], dtype=np.float64).reshape(-1, 3)
         self.inv_d = np.ascontiguousarray((s * s).T)
         self.d = np.where(self.inv_d > 0, 1.0 / np.where(self.inv_d > 0, self.inv_d, 1.0), 1e30)  # blocked: ∞
+        self.rows = None  # the pose-cache rows and the fixed bodies' poses are read again (``poses``)
 
     def poses(self, rw: Any) -> np.ndarray:
         """(7, B) columns [qx, qy, qz, qw, tx, ty, tz]: from the world's pose cache where it has the body (one
@@ -210,15 +211,24 @@ class _BodyData:
             self.rows = np.array([row_of.get(h, -1) for h in self.handles], dtype=np.int64)
             self.others = np.flatnonzero(self.rows < 0)
             self.all_cached = len(self.others) == 0
+            # Fixed bodies (posts, bases: most of the bodies outside the cache) never move in a world: read
+            # once per world and mass data version; any other outside body (a driven root) every step.
+            fixed = np.array([self.objects[i].is_fixed for i in self.others.tolist()], dtype=bool)
+            self.still = np.empty((7, len(self.handles)))
+            for i in self.others[fixed].tolist():
+                rb = self.objects[i]
+                self.still[:, i] = (*rb.rotation.to_tuple(), *rb.translation.to_tuple())
+            self.others = self.others[~fixed]
+            self.cached = self.rows >= 0
+            self.cached_rows = self.rows[self.cached]
         if self.all_cached:
             return np.array(read_poses()[self.rows].T, dtype=np.float64, order="C")
-        out = np.empty((len(self.handles), 7))
-        cached = self.rows >= 0
-        out[cached] = read_poses()[self.rows[cached]]
+        out = self.still.copy()
+        out[:, self.cached] = read_poses()[self.cached_rows].T
         for i in self.others.tolist():
             rb = self.objects[i]
-            out[i] = (*rb.rotation.to_tuple(), *rb.translation.to_tuple())
-        return np.ascontiguousarray(out.T)
+            out[:, i] = (*rb.rotation.to_tuple(), *rb.translation.to_tuple())
+        return out
 
     def velocities(self) -> tuple[np.ndarray, np.ndarray]:
         """(linear, angular) velocity columns (3, B): only for a spring's first step, when it has no rate yet."""
