@@ -111,11 +111,13 @@ def test_auto_on_a_static_concave_mesh_keeps_the_triangle_mesh() -> None:
     assert len(result.document.json["meshes"]) == 1  # the drawn mesh itself: no copy
 
 
-def test_collider_without_body_is_static() -> None:
-    doc = _doc([("Wall", box(4, 2, 0.2))], [{"name": "Wall", "mesh": 0}])
-    result = _build(doc, ("collider", "Wall", "auto"))
+def test_a_collider_outside_every_given_body_is_static() -> None:
+    doc = _doc([("Wall", box(4, 2, 0.2)), ("Crate", box(1, 1, 1))],
+               [{"name": "Wall", "mesh": 0}, {"name": "Crate", "mesh": 1, "translation": [0, 3, 0]}])
+    result = _build(doc, ("body", "Crate", "dynamic"), ("collider", "Wall", "auto"), ("collider", "Crate", "box"))
     scene = gp.read_scene(result.document)
-    assert scene.bodies == [] and [(c.node, c.body) for c in scene.colliders] == [(0, None)]
+    assert [(b.node, b.motion.type) for b in scene.bodies] == [(1, MotionType.DYNAMIC)]
+    assert [(c.node, c.body) for c in scene.colliders] == [(0, None), (1, 1)]
 
 
 def test_everything_else_in_the_file_is_kept() -> None:

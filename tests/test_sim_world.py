@@ -610,13 +610,17 @@ def test_set_pointers_velocity_and_gravity_factor():
         w.set(KHR_MOTION.format(7) + "linearVelocity", [0, 0, 0])
 
 
-def test_non_finite_state_names_the_node():
+def test_non_finite_state_names_the_node(monkeypatch):
     s = make(
         [{"translation": [0, 10, 0]}, {"translation": [3, 10, 0]}],
         [Body(0, Motion()), Body(1, Motion())],
         [Collider(0, Sphere(0.5), body=0), Collider(1, Sphere(0.5), body=1)],
     )
     w = World(s)
+    with pytest.raises(SimulationError) as refused:  # beyond MAX_SPEED: refused before the engine sees it
+        w.set(KHR_MOTION.format(1) + "angularVelocity", [3e38, 3e38, 3e38])
+    assert refused.value.node == 1 and "exceeds 1e+10" in str(refused.value)
+    monkeypatch.setattr("gltf_physics.geometry.limits.MAX_SPEED", math.inf)  # the net behind it: the state check
     w.set(KHR_MOTION.format(1) + "angularVelocity", [3e38, 3e38, 3e38])
     with pytest.raises(SimulationError) as err:
         w.run(0.1)

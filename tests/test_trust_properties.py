@@ -40,7 +40,7 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=
 
 # Numbers at and beyond the limits: a double's and a float32's largest, integers no double holds, denormals.
 HARD_NUMBERS: list[Any] = [10**400, -(10**400), 2**63, 1.7976931348623157e308, 1e308, 3.5e38, 3.4e38, 1e38,
-                           1e30, 1e20, -1e20, 5e-324, -0.0, 1e-300]
+                           1e300, 1e30, 1e20, -1e20, 5e-324, -0.0, 1e-300]
 
 
 @st.composite

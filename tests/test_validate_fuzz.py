@@ -26,7 +26,7 @@ def _bases() -> list[tuple[dict[str, Any], list[bytes]]]:
 
 BAD_VALUES = [None, True, "x", -1, 10**9, -(10**9), 1.5, math.nan, math.inf, -math.inf, 1e308, [], {}, [1, 2],
               {"type": 3}, [math.nan] * 3, 2**63,
-              1e30, [1e30] * 3, [-1.0] * 3, LONE_SURROGATE]  # absurd and degenerate sizes, bad text
+              1e30, [1e30] * 3, [1e300] * 3, [-1.0] * 3, LONE_SURROGATE]  # absurd and degenerate sizes, bad text
 
 
 

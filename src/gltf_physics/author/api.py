@@ -16,13 +16,15 @@ def add_physics(doc: Document, *, to: Literal["khr", "omi"] = "khr",
                 mass: float | None = None, density: float | None = None,
                 friction: tuple[float, float] | None = None, restitution: float | None = None,
                 conventions: Which = "auto", joints: Iterable[tuple[str, str, str] | tuple[str, str, str, str]] = (),
-                decomposition: Settings | None = None, progress: Callable[[str], None] | None = None) -> AddResult:
+                decomposition: Settings | None = None, progress: Callable[[str], None] | None = None,
+                ground: bool = False) -> AddResult:
     """``doc`` with bodies and colliders added, in the newest ``to`` form, and the fit report.
 
     ``bodies``: (kind, selector or None) pairs; ``colliders``: (shape, selector or None) pairs; with neither,
     every root node with a mesh below it becomes a dynamic body with ``auto`` colliders (unless the node names
-    follow a convention). ``joints``: (node A, node B, kind[, axis]). ``mass`` (kg, each new body) or
-    ``density`` (kg/m³ over the colliders' volume).
+    follow a convention); colliders without bodies make each root holding one a body (the table in
+    docs/tutorials/add-physics.md). ``ground``: a static ground under the model. ``joints``: (node A, node B,
+    kind[, axis]). ``mass`` (kg, each new body) or ``density`` (kg/m³ over the colliders' volume).
     ``progress``: called with a line before each step that can take long (a decomposition).
 
     Example:
@@ -44,4 +46,6 @@ def add_physics(doc: Document, *, to: Literal["khr", "omi"] = "khr",
         b.density(density)
     for a, c, kind, *axis in joints:
         b.joint(a, c, kind, *axis)
+    if ground:
+        b.ground()
     return b.build(to)

@@ -29,6 +29,7 @@ from ..gltf.hierarchy import ancestors, descendants, parents
 from ..gltf.meshes import mesh_triangles
 from ..model import (
     Body,
+    Box,
     Collider,
     CollisionFilter,
     Joint,
@@ -43,6 +44,7 @@ from . import conventions as naming
 from .decompose import Settings, decompose
 from .edit import Editor
 from .fit import Fit, fit
+from .ground import add_ground_node, ground_box
 from .measure import Fitness, measure, primitive_mesh
 from .selectors import AuthorError, default_roots, select
 
@@ -89,13 +91,14 @@ class AddResult:
     bodies: list[tuple[int, str]]
     losses: list[dict[str, str]] = field(default_factory=list)
     decomposition: Settings | None = None
+    ground: int | None = None  # the node of the static ground :meth:`Builder.ground` asked for
 
     def report(self) -> dict[str, Any]:
         """The fit report as JSON: margins, the decomposition settings, bodies and one entry per collider."""
         settings = dataclasses.asdict(self.decomposition) if self.decomposition is not None else None
         return {"margins": {"primitiveVolume": PRIMITIVE_MARGIN, "concaveGap": CONCAVE_GAP},
                 "decomposition": settings,
-                "bodies": [{"node": n, "type": k} for n, k in self.bodies],
+                "bodies": [{"node": n, "type": k} for n, k in self.bodies], "ground": self.ground,
                 "colliders": [c.as_json() for c in self.colliders], "losses": self.losses}
 
 
@@ -131,6 +134,7 @@ class Builder:
         self._material: PhysicsMaterial | None = None
         self._filter: CollisionFilter | None = None
         self._density: float | None = None
+        self._ground = False
 
     # -- requests
 
@@ -181,6 +185,11 @@ class Builder:
             raise AuthorError(f"joint axis must be x, y or z, not {axis!r}")
         self._joints.append((a, b, kind, axis))
 
+    def ground(self) -> None:
+        """Add a static ground under the model: a box collider on a new node, its top at the lowest drawn
+        point, three times the footprint wide (:mod:`gltf_physics.author.ground`)."""
+        self._ground = True
+
     # -- carrying them out
 
     def build(self, to: Literal["khr", "omi"] = "khr") -> AddResult:
@@ -196,7 +205,7 @@ class Builder:
         out, losses = write_scene(scene, edited, to)
         return AddResult(out, run.reports, sorted(run.body_kinds.items()),
                          [{"code": x.code, "pointer": x.pointer, "message": x.message} for x in losses],
-                         self.settings)
+                         self.settings, run.ground[0] if run.ground is not None else None)
 
 
 class _Run:
@@ -214,6 +223,7 @@ class _Run:
         self.volumes: dict[int | None, float] = {}
         self._made: dict[tuple[int, str, bool], _Made] = {}
         self._named_only = False
+        self.ground: tuple[int, Box] | None = None  # (node, shape) of the static ground, when asked for
 
     def view(self) -> Document:
         return Document(json=self.gltf, buffers=self.editor.buffers)
@@ -223,8 +233,10 @@ class _Run:
     def plan(self) -> None:
         found = naming.read(self.gltf, self.b.which)
         taken = {c.target for c in found if c.target is not None} | {c.node for c in found}
-        bodies = self.b._bodies or ([] if (self.b._colliders or found) else [(None, "dynamic", None)])
-        for selector, kind, mass in bodies:
+        if self.b._ground:  # measured on the drawn meshes, before any collider node is added
+            centre, box = ground_box(self.view())
+            self.ground = (add_ground_node(self.gltf, centre), box)
+        for selector, kind, mass in self.b._bodies:
             for n in self._nodes(selector):
                 self.body_kinds[n] = kind
                 if mass is not None:
@@ -239,6 +251,25 @@ class _Run:
             for n in self._meshed(selector):
                 if n not in taken or selector is not None:
                     self.requests[n] = (shape, self.gltf["nodes"][n]["mesh"], None)
+        if not self.b._bodies and not found:
+            self._default_bodies()
+
+    def _default_bodies(self) -> None:
+        """Without any ``--body``: each root node holding a new collider becomes a body, dynamic unless every
+        one of its colliders is a triangle mesh (``mesh``, or ``auto`` on a flat mesh: a floor quad), which
+        cannot move (SHAPE-9) and makes it static. Without selectors, that is every root with a mesh."""
+        parent_of = parents(self.gltf)
+        moving: dict[int, bool] = {}
+        for n, (shape, mesh, _) in sorted(self.requests.items()):
+            root = ([n, *ancestors(parent_of, n)])[-1]
+            still = shape == "mesh" or (shape == "auto" and self._flat(mesh))
+            moving[root] = moving.get(root, False) or not still
+        for root, moves in sorted(moving.items()):
+            self.body_kinds[root] = "dynamic" if moves else "static"
+
+    def _flat(self, mesh: int) -> bool:
+        """Whether the mesh has no volume (no hull): only its triangles can collide."""
+        return convex_hull(mesh_triangles(self.view(), mesh)[0]) is None
 
     def _nodes(self, selector: str | None) -> list[int]:
         return default_roots(self.gltf) if selector is None else select(self.gltf, selector)
@@ -276,6 +307,11 @@ class _Run:
             shape, mesh, rule = self.requests[n]
             owner = self._owner(n)
             moving = owner is not None and self.body_kinds.get(owner) != "static"
+            if shape == "mesh" and moving and rule is None:
+                kind = self.body_kinds.get(owner) if owner is not None else None
+                raise AuthorError(f"--collider mesh on node {n} ({self.editor.name(n)}), part of the {kind} body "
+                                  f"on node {owner}: a triangle mesh cannot move (SHAPE-9); use hull or decompose, "
+                                  "or make that body static")
             made = self._make(mesh, shape, moving)
             nodes = self._place(n, made)
             body = owner if owner is not None and self.body_kinds[owner] != "static" else None
@@ -397,6 +433,9 @@ class _Run:
             collision_filter = len(scene.filters) - 1
         for c in self.colliders:
             scene.colliders.append(Collider(node=c.node, shape=c.shape, body=c.body, material=material,
+                                            filter=collision_filter))
+        if self.ground is not None:  # a collider without a body: static (KRB motion absent)
+            scene.colliders.append(Collider(node=self.ground[0], shape=self.ground[1], material=material,
                                             filter=collision_filter))
         scene.colliders.sort(key=lambda c: c.node)  # document order, as the readers give it
         held = {c.body for c in scene.colliders}

@@ -13,9 +13,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..geometry.native_inputs import coacd_problem
+
 
 class MissingExtraError(RuntimeError):
     """CoACD is not installed."""
+
+
+class DecompositionInputError(ValueError):
+    """A mesh CoACD must not be given (:func:`gltf_physics.geometry.native_inputs.coacd_problem` says why)."""
 
 
 @dataclass(frozen=True)
@@ -47,12 +53,15 @@ def decompose(vertices: np.ndarray, triangles: np.ndarray, settings: Settings | 
               ) -> list[tuple[np.ndarray, np.ndarray]]:
     """The convex parts of the mesh, each as (vertices (V, 3) float64, triangles (T, 3) int64), in CoACD's order.
 
-    Raises MissingExtraError when CoACD is not installed.
+    Raises MissingExtraError when CoACD is not installed, DecompositionInputError for a mesh it cannot take.
     """
     try:
         import coacd
     except ImportError:
         raise MissingExtraError("convex decomposition needs CoACD: pip install 'gltf-physics[author]'") from None
+    problem = coacd_problem(vertices, triangles)  # the one check in front of CoACD (it aborts the process)
+    if problem is not None:
+        raise DecompositionInputError(f"CoACD cannot decompose this mesh: {problem}")
     s = settings or Settings()
     coacd.set_log_level("error")
     mesh = coacd.Mesh(np.ascontiguousarray(vertices, dtype=np.float64),

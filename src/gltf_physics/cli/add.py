@@ -27,11 +27,12 @@ def add(
     bodies: Annotated[list[str] | None, typer.Option(
         "--body", metavar="KIND[=SELECTOR]",
         help="dynamic, kinematic or static; SELECTOR: a node name glob, an index, or NAME/ for a subtree "
-             "(default: every root node with a mesh).")] = None,
+             "(default: every root node holding a new collider, dynamic; static when all its colliders are "
+             "triangle meshes).")] = None,
     colliders: Annotated[list[str] | None, typer.Option(
         "--collider", metavar="SHAPE[=SELECTOR]",
-        help="auto, box, sphere, capsule, cylinder, hull, decompose or mesh, for the selected meshed nodes "
-             "(default: auto for every mesh in a body).")] = None,
+        help="auto, box, sphere, capsule, cylinder, hull, decompose or mesh (static bodies only), for the "
+             "selected meshed nodes (default: auto for every mesh in a body).")] = None,
     density: Annotated[float | None, typer.Option(metavar="KG_M3", help="Mass = density × collider volume.")] = None,
     mass: Annotated[float | None, typer.Option(metavar="KG", help="The mass of each new body.")] = None,
     friction: Annotated[str | None, typer.Option(metavar="S[,D]", help="Static (and dynamic) friction.")] = None,
@@ -47,6 +48,8 @@ def add(
     concavity: Annotated[float, typer.Option(metavar="C", help="decompose: CoACD's concavity threshold.")] = 0.05,
     seed: Annotated[int, typer.Option(metavar="K", help="decompose: the random seed (same seed, same parts).")] = 0,
     fast: Annotated[bool, typer.Option("--fast", help="decompose: a reduced search (previews).")] = False,
+    ground: Annotated[bool, typer.Option("--ground", help="Add a static ground (a box collider on a new node) "
+                                                          "under the model's lowest point.")] = False,
     report: Annotated[Path | None, typer.Option(metavar="FILE.json", help="Write the fit report here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
     in_place: Annotated[bool, typer.Option("--in-place", help="Allow OUT to be IN (replace the input).")] = False,
@@ -70,11 +73,13 @@ def add(
     if report is not None:
         check_writable(report, "--report")
     result = _build(src, to, bodies or [], colliders or [], density, mass, friction, restitution, conventions,
-                    joints or [], (max_hulls, concavity, seed, fast), None if quiet else _note)
+                    joints or [], (max_hulls, concavity, seed, fast), None if quiet else _note, ground)
     _save(result, dst, report, src)
     if not quiet:
         for line in summary(result, dst):
             out.print(line, markup=False)
+        for line in _no_ground(result, dst):
+            sys.stderr.write(line + "\n")
 
 
 def _pairs(option: str, values: list[str], kinds: tuple[str, ...]) -> list[tuple[str, str | None]]:
@@ -88,10 +93,11 @@ def _pairs(option: str, values: list[str], kinds: tuple[str, ...]) -> list[tuple
 
 def _build(src: Path, to: str, bodies: list[str], colliders: list[str], density: float | None, mass: float | None,
            friction: str | None, restitution: float | None, conventions: str, joints: list[str],
-           decomposition: tuple[int, float, int, bool], progress: Callable[[str], None] | None) -> AddResult:
+           decomposition: tuple[int, float, int, bool], progress: Callable[[str], None] | None,
+           ground: bool = False) -> AddResult:
     from ..api import load
     from ..author import api, builder
-    from ..author.decompose import MissingExtraError, Settings
+    from ..author.decompose import DecompositionInputError, MissingExtraError, Settings
     from ..author.selectors import AuthorError
 
     if density is not None and mass is not None:
@@ -109,9 +115,24 @@ def _build(src: Path, to: str, bodies: list[str], colliders: list[str], density:
             load(src), to=to, bodies=_pairs("--body", bodies, builder.BODY_KINDS),  # type: ignore[arg-type]
             colliders=_pairs("--collider", colliders, builder.SHAPES), mass=mass, density=density,
             friction=_friction(friction), restitution=restitution, conventions=conventions,  # type: ignore[arg-type]
-            joints=[_joint(j) for j in joints], decomposition=settings, progress=progress)
-    except (AuthorError, MissingExtraError) as exc:
+            joints=[_joint(j) for j in joints], decomposition=settings, progress=progress, ground=ground)
+    except (AuthorError, MissingExtraError, DecompositionInputError) as exc:
         raise UsageError(f"{src}: {exc}") from None
+
+
+def _no_ground(result: AddResult, dst: Path) -> list[str]:
+    """The validator's HINT-NO-GROUND on OUT, each line with the way out: ``--ground``."""
+    from ..dialects import read_scene
+    from ..validation.hints import check
+
+    lines: list[str] = []
+
+    def emit(code: str, pointer: str, message: str, severity: int | None = None) -> None:
+        if code == "HINT-NO-GROUND":
+            lines.append(f"{dst}: hint {code} {pointer or '/'}: {message} (add --ground does)")
+
+    check(read_scene(result.document), result.document.json, emit)
+    return lines
 
 
 def _note(line: str) -> None:
@@ -161,7 +182,8 @@ def summary(result: AddResult, dst: Path) -> list[str]:
     for _, kind in result.bodies:
         kinds[kind] = kinds.get(kind, 0) + 1
     bodies = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no new bodies"
-    lines = [f"wrote {dst}: {bodies}, {len(result.colliders)} meshes made colliders",
+    ground = "" if result.ground is None else f", a static ground on node {result.ground}"
+    lines = [f"wrote {dst}: {bodies}, {len(result.colliders)} meshes made colliders{ground}",
              f"{'node':>5}  {'name':<24} {'asked':<9} {'made':<9} {'parts':>5} {'vol/hull':>8} "
              f"{'mesh→col':>8} {'col→mesh':>8}"]
     for c in result.colliders[:40]:

@@ -18,7 +18,10 @@ LABELS = {"staticColliders": "static colliders", "compoundTriggers": "compound t
 
 
 @clean_errors
-def info(file: Path, as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+def info(file: Path, as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing (exit 0: the file reads; 2: "
+                                                                   "one line saying why not); --json still prints."
+                                             )] = False) -> None:
     """Extensions, generations, counts, every body's resolved mass properties, the joints and the triggers.
 
     Example: gltf-physics info examples/tumbling_boxes.gltf --json
@@ -31,7 +34,7 @@ def info(file: Path, as_json: Annotated[bool, typer.Option("--json", help="Print
     summary = summarize(doc, scene)
     if as_json:
         sys.stdout.write(json.dumps(summary, indent=2) + "\n")
-    else:
+    elif not quiet:
         _print_summary(summary)
 
 

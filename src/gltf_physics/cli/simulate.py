@@ -77,14 +77,14 @@ def simulate(
     refuse_overwrite([Source(src, doc.json), *([Source(inputs, references=False)] if inputs is not None else [])],
                      [("-o", output), ("--trace", trace), ("--events", events)])
     scene = read_scene(doc)
-    if not quiet:
-        say_hints(src, scene, doc.json)
     world = World(scene, rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording,
                   engine=engine, **({"articulations": False} if joints == "impulse" else {}))
     for pointer, value in assignments:
         world.set(pointer, value)
     if schedule is not None:
         schedule.apply_due(world)  # time-0 changes, after --set
+    if not quiet:  # only now: a refused file or --set gets its one error line, with no hints before it
+        say_hints(src, scene, doc.json, checked=True)
     with RunProgress("simulating", duration, rate) as progress:
         run_and_write(world, duration, doc, outputs, each_step=schedule.apply_due if schedule is not None else None,
                       runner=progress.run)
@@ -95,10 +95,19 @@ def simulate(
             out.print(line)
 
 
-def say_hints(src: Path, scene: Any, gltf: Any) -> None:
-    """The validator's hints that predict an odd run, one line each on stderr, before the run."""
+def say_hints(src: Path, scene: Any, gltf: Any, *, checked: bool = False) -> None:
+    """The validator's hints that predict an odd run, one line each on stderr, before the run.
+
+    Only for a run that goes ahead: a scene no engine can take is refused first (its one error line, no hints
+    before it), unless the caller has ``checked`` it already (a World was built).
+    """
     from .common import clipped
     from .messages import odd_run_hints
+
+    if not checked:
+        from ..sim.preflight import check_scene
+
+        check_scene(scene)
 
     for line in odd_run_hints(src, scene, gltf):
         sys.stderr.write(clipped(line) + "\n")

@@ -20,6 +20,8 @@ def validate(
     fmt: Annotated[str, typer.Option("--format", metavar="text|json",
                                      help="Report format: text (one line per message) or json.")] = "text",
     strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Text: print only each file's verdict line (and the "
+                                                              "total), not its messages.")] = False,
 ) -> None:
     """Check every physics rule of the specifications; exit 0 valid, 1 errors (or warnings with --strict), 2 unreadable.
 
@@ -46,7 +48,8 @@ def validate(
             if r.unreadable:  # an unreadable file is an error of the command: its one line goes to stderr
                 sys.stderr.write(clipped(r.to_text().split("\n", 1)[0]) + "\n")
                 continue
-            lines.append(r.to_text().rstrip("\n"))
+            text = r.to_text().rstrip("\n")
+            lines.append(text.rsplit("\n", 1)[-1] if quiet else text)  # the verdict is the last line
             if strict and not r.num_errors and r.num_warnings:
                 lines.append(strict_failure(r.uri, r.num_warnings))
         if len(reports) > 1 or any(f.is_dir() for f in files):

@@ -17,8 +17,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from .common.checks import Emit
     from .common.context import ExtIndex, ReadContext, WriteContext
+    from .common.emit import Emit
 
 # The extension names, each spelled once. OMI core physics: the gen0 collider extension, then the
 # shape/body/joint trio that replaced it.

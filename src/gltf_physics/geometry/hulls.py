@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from .native_inputs import qhull_problem
+
 
 def is_closed(points: np.ndarray, triangles: np.ndarray) -> bool:
     """True when, after welding coincident vertices, every directed edge has exactly one opposite edge."""
@@ -47,8 +49,12 @@ class Hull:
 
 
 def _qhull(points: np.ndarray) -> Any:  # a scipy ConvexHull, or None
+    """The one call into qhull: ``None`` for points it must not see (:func:`.native_inputs.qhull_problem`: a
+    coordinate of 1e300 crashed it) as for the flat sets it refuses itself."""
     from scipy.spatial import ConvexHull, QhullError
 
+    if qhull_problem(points) is not None:
+        return None
     try:
         return ConvexHull(points)
     except (QhullError, ValueError):  # fewer than 4 points, or all of them in a plane or on a line

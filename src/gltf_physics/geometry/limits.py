@@ -18,8 +18,8 @@ reports each as GLTF-SIMULATE. Checked:
 
 - every collider and trigger shape placed at its node's world transform (scale included); a shape disabled
   by a zero scale (KRB-12) is not built, so not checked;
-- body nodes: a finite world transform within the bound; finite velocities, gravity factor, centre of mass;
-  mass and inertia numbers ≥ 0 (infinite means "immovable" and stays allowed, D-5);
+- body nodes: a finite world transform within the bound; finite velocities (within :data:`MAX_SPEED`),
+  gravity factor, centre of mass; mass and inertia numbers ≥ 0 (infinite means "immovable" and stays allowed, D-5);
 - joints: finite frames, axes 0..2 without repeats, limits and drive values that are numbers (NaN is not).
 """
 
@@ -43,6 +43,9 @@ _NOT_AFFINE = "world transform is not affine (a node matrix's last row is not 0,
 Problem = tuple[int, str, str]  # (node, JSON pointer, message)
 
 MAX_EXTENT = 1.0e5  # m: 100 km, far beyond any scene float32 can resolve to the millimetre
+# m/s and rad/s: MuJoCo's mjMAXVAL, beyond which it warns "Nan, Inf or huge value" and silently resets the
+# state (measured: a velocity set to 1e300 ran on as if never set); Rapier's float32 overflows at 3.4e38.
+MAX_SPEED = 1.0e10
 _FLAT = 1e-6  # relative singular value below which hull points lie on a line for a 32-bit engine (f32: ~1.2e-7)
 _ORDINARY = 1e-3  # sizes and scales the fast path takes (1 mm, 1/1000): anything smaller gets the exact check
 _CONDITIONED = 1e-3  # the fast path's least |det| / (product of column lengths) of a node's 3×3: less is near-flat
@@ -142,6 +145,8 @@ def _bodies(scene: PhysicsScene, world: list[np.ndarray]) -> Iterator[Problem]:
 def _motion_problems(motion: Any) -> Iterator[str]:
     if not _all_finite((*motion.linear_velocity, *motion.angular_velocity, motion.gravity_factor)):
         yield "a velocity or the gravity factor is not finite"
+    elif max(map(abs, (*motion.linear_velocity, *motion.angular_velocity))) > MAX_SPEED:
+        yield f"a velocity exceeds {MAX_SPEED:g} (m/s or rad/s), beyond what the engines can take"
     if motion.mass is not None and not _number(motion.mass, minimum=0.0):
         yield f"mass {motion.mass!r} is not a number ≥ 0"
     if motion.center_of_mass is not None and not _all_finite(motion.center_of_mass):

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..model import PhysicsScene
+from .compare_losses import losses_by_body
 from .errors import SimulationError
 from .world import World
 
@@ -60,27 +61,41 @@ class Comparison:
         return all(b.max_position <= self.position_tolerance and b.max_angle <= self.angle_tolerance
                    for b in self.bodies)
 
+    def differs(self, b: BodyDifference) -> bool:
+        """Whether body difference ``b`` goes past the position or the angle tolerance."""
+        return b.max_position > self.position_tolerance or b.max_angle > self.angle_tolerance
+
+    @property
+    def explained(self) -> bool:
+        """Every body that differs has a listed loss touching it (:mod:`.compare_losses`): the engines differ
+        where they were told they would. True when they agree."""
+        return all(b.losses for b in self.bodies if self.differs(b))
+
     @property
     def verdict(self) -> str:
-        """One line: do the engines agree within the tolerances, and if not, which body drifts most."""
+        """One line: do the engines agree within the tolerances; if not, whether the listed losses explain every
+        body that differs, and which body drifts most (the worst unexplained one first)."""
         span = f"{self.position_tolerance * 100:g} cm / {self.angle_tolerance:g}° over {self.duration:g} s"
         if self.agree:
             return f"agree: {', '.join(self.engines)} within {span}"
-        worst = max(self.bodies, key=lambda b: (b.max_position / self.position_tolerance,
-                                                b.max_angle / self.angle_tolerance))
+        differing = [b for b in self.bodies if self.differs(b)]
+        unexplained = [b for b in differing if not b.losses]
+        worst = max(unexplained or differing, key=lambda b: (b.max_position / self.position_tolerance,
+                                                              b.max_angle / self.angle_tolerance))
         label = f"node {worst.node}" + (f" '{worst.name}'" if worst.name else "")
-        line = (f"differ: {label} on {worst.engine} is {worst.max_position:.4g} m / {worst.max_angle:.3g}° "
-                f"from {self.reference} (tolerance {span})")
-        if worst.losses:
-            why = "; ".join(f"{loss['message']} ({loss['code']})" for loss in worst.losses)
-            line += f"; expected: {worst.engine} cannot take all of it: {why}"
-        return line
+        far = f"{label} on {worst.engine} is {worst.max_position:.4g} m / {worst.max_angle:.3g}° from {self.reference}"
+        if unexplained:
+            return f"differ: {far} (tolerance {span}), and no listed loss touches it"
+        codes = sorted({f"{loss['code']} {loss['message'].split(':', 1)[0]}" for b in differing for loss in b.losses})
+        return (f"differ where the listed losses explain it: {len(differing)} of {len(self.bodies)} bodies past "
+                f"{span}, each touched by a loss ({'; '.join(codes)}); the farthest: {far}")
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for ``--json``: the settings, the verdict and one object per (engine, body)."""
         return {"reference": self.reference, "engines": self.engines, "duration": self.duration,
                 "rate": self.rate, "positionTolerance": self.position_tolerance,
-                "angleTolerance": self.angle_tolerance, "agree": self.agree, "verdict": self.verdict,
+                "angleTolerance": self.angle_tolerance, "agree": self.agree, "explained": self.explained,
+                "verdict": self.verdict,
                 "bodies": [_camel(asdict(b)) for b in self.bodies]}
 
 
@@ -99,39 +114,11 @@ def compare(scene: PhysicsScene, engines: tuple[str, ...] | list[str] = ("rapier
     result = Comparison(engines[0], engines, float(duration), float(rate), position_tolerance, angle_tolerance)
     ref = runs[0].recording
     for name, world in zip(engines[1:], runs[1:], strict=True):
-        lost = _losses_by_body(scene, getattr(world.engine, "losses", []))
+        lost = losses_by_body(scene, getattr(world.engine, "losses", []), [ref, world.recording],
+                              position_tolerance)
         result.bodies.extend(replace(b, losses=tuple(lost.get(b.node, ())))  # type: ignore[arg-type]
                              for b in _differences(ref, world.recording, name))
     return result
-
-
-def _losses_by_body(scene: PhysicsScene, losses: list[dict[str, str]]) -> dict[int, list[dict[str, str]]]:
-    """Each moving body's share of an engine's conversion losses: those whose pointer is the body's, one of its
-    colliders' (or their shapes' or materials'), or one of its joints'."""
-    owners: dict[str, set[int]] = {}
-
-    def own(pointer: str, node: int) -> None:
-        if pointer:
-            owners.setdefault(pointer, set()).add(node)
-
-    for body in scene.bodies:
-        own(body.pointer, body.node)
-    for c in scene.colliders:
-        if c.body is not None:
-            own(c.pointer, c.body)
-            own(getattr(c.shape, "pointer", ""), c.body)
-            if c.material is not None and 0 <= c.material < len(scene.materials):
-                own(scene.materials[c.material].pointer, c.body)
-    for j in scene.joints:
-        for node in (j.body_a, j.body_b):
-            if node is not None:
-                own(j.pointer, node)
-    found: dict[int, list[dict[str, str]]] = {}
-    for loss in losses:
-        for node in sorted(owners.get(loss.get("pointer", ""), ())):
-            if loss not in found.setdefault(node, []):
-                found[node].append(loss)
-    return found
 
 
 def _differences(ref: Any, other: Any, engine: str) -> list[BodyDifference]:

@@ -72,13 +72,37 @@ def first_line(text: str, limit: int = 200) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+def motion_number(value: Any, field: str, node: int) -> float:
+    """A run-time ``gravity_factor`` (finite, within ``MAX_SPEED`` in size) or ``mass`` (a number ≥ 0; infinite
+    means immovable, D-5) as a float, or a SimulationError naming ``field`` and ``node``: the one check in front
+    of both engines' motion setters (MuJoCo ran a NaN gravity factor as if never set)."""
+    from ..geometry.limits import MAX_SPEED
+
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise SimulationError(f"{field} needs a number, got {value!r}", node=node) from None
+    if field == "mass":
+        if math.isnan(v) or v < 0:
+            raise SimulationError(f"mass needs a number ≥ 0, got {value!r}", node=node)
+    elif not math.isfinite(v) or abs(v) > MAX_SPEED:
+        raise SimulationError(f"{field} needs a finite number within ±{MAX_SPEED:g}, got {value!r}", node=node)
+    return v
+
+
 def finite_vec3(value: Any, field: str, node: int) -> tuple[float, float, float]:
-    """``value`` as 3 finite floats, or a SimulationError naming ``field`` and ``node`` (a velocity set at run
-    time, whatever the engine)."""
+    """``value`` as 3 finite floats within :data:`~gltf_physics.geometry.limits.MAX_SPEED`, or a
+    SimulationError naming ``field`` and ``node`` (a velocity set at run time, whatever the engine: the one
+    check in front of both engines' velocity setters)."""
+    from ..geometry.limits import MAX_SPEED
+
     try:
         v = tuple(float(x) for x in value)
     except (TypeError, ValueError):
         v = ()
     if len(v) != 3 or not all(math.isfinite(x) for x in v):
         raise SimulationError(f"{field} needs 3 finite numbers, got {value!r}", node=node)
+    if max(abs(x) for x in v) > MAX_SPEED:
+        raise SimulationError(f"{field} {list(v)} exceeds {MAX_SPEED:g}, beyond what the engines can take",
+                              node=node)
     return v  # type: ignore[return-value]

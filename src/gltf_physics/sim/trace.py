@@ -20,17 +20,10 @@ import numpy as np
 
 from ..gltf.files import Output, OutputSet, write_all
 from .recording import Recording
+from .trace_writers import HEADER, csv_field, open_trace
 
-HEADER = "time,node,name,tx,ty,tz,qx,qy,qz,qw\n"
 _ROW = "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n"
 _ORDER = [4, 5, 6, 0, 1, 2, 3]  # recording layout (q, t) → trace columns (t, q)
-
-
-def csv_field(text: str) -> str:
-    """A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break."""
-    if any(c in text for c in ',"\r\n'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
 
 
 def trace_text(rec: Recording) -> str:
@@ -65,8 +58,6 @@ def write_trace(rec: Recording, path: str | Path, every: int = 1) -> None:
     A long run need not be recorded first: ``simulate --trace`` streams the same formats as it runs
     (:mod:`.outputs`).
     """
-    from .trace_writers import open_trace
-
     target = Path(path)
     with OutputSet() as files:
         writer = open_trace(target, files.stream(target), [int(n) for n in rec.nodes], rec.names,

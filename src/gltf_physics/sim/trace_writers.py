@@ -25,7 +25,16 @@ from typing import Any, BinaryIO, Protocol
 import numpy as np
 
 from .errors import SimulationError
-from .trace import HEADER, csv_field
+
+HEADER = "time,node,name,tx,ty,tz,qx,qy,qz,qw\n"
+
+
+def csv_field(text: str) -> str:
+    """A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break."""
+    if any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
 
 FORMATS = (".csv", ".parquet", ".npz")
 COLUMNS = ("tx", "ty", "tz", "qx", "qy", "qz", "qw")

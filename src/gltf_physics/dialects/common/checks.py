@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ..registry import (
     KHR_PHYSICS_RIGID_BODIES,
@@ -23,11 +23,7 @@ from ..registry import (
     PHYSICS_EXTENSIONS,
 )
 from .context import ExtIndex
-
-
-class Emit(Protocol):
-    def __call__(self, code: str, pointer: str, message: str, severity: int | None = None) -> None: ...
-
+from .emit import Emit
 
 WARNING = 1
 ERROR = 0

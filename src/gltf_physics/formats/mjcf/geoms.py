@@ -22,6 +22,7 @@ from ...model.shapes import Capsule, Cylinder
 _Z_TO_Y = (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))  # xyzw: turns MuJoCo's +Z axis onto glTF's +Y
 PLANE_THICKNESS = 0.01  # m, as sim/rapier/shapes.py
 BIG = 1.0e4  # m, half extent of a double-sided infinite plane (as on Rapier)
+MIN_SIZE = 1e-15  # MuJoCo's mjMINVAL: its compiler refuses a geom size below it
 MAX_PRISMS = 4096  # a static triangle mesh up to this size becomes one prism geom per triangle
 
 
@@ -55,6 +56,12 @@ class GeomWriter:
     def shape_attrs(self, p: PlacedShape, pointer: str, moving: bool) -> dict[str, str] | None:
         """One geom's attributes (no name, material or filter); ``None``: MuJoCo cannot hold the shape."""
         t, q = p.translation, p.rotation
+        if p.kind in ("box", "sphere", "capsule", "cylinder") and min(p.params) < MIN_SIZE:
+            # MuJoCo's compiler refuses a size under mjMINVAL ("size 0 must be positive"); Rapier builds it and
+            # it collides with nothing there either (the validator warns: SHAPE-4, KIS-3).
+            self.loss("MJCF-1", pointer, f"{p.kind} of zero size: MuJoCo takes no size under {MIN_SIZE:g}; "
+                      "not written")
+            return None
         if p.kind == "box":
             return {"type": "box", "size": _nums(p.params), "pos": _nums(t), "quat": _nums(_wxyz(q))}
         if p.kind == "sphere":

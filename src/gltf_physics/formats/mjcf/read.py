@@ -38,8 +38,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ...gltf.errors import GltfError
 from ...model import PhysicsScene, ReadNote
 
@@ -105,16 +103,6 @@ def _keyframe(model: Any, keyframe: int | str | None, src: Path) -> int | None:
         return keyframe
     raise GltfError(f"no keyframe {keyframe!r} (it has {model.nkey}: {', '.join(n or '?' for n in names[:10])})",
                     file=str(src))
-
-
-def body_names(model: Any) -> list[str]:
-    """Each body's name as the source gives it (``body<i>`` for an unnamed one)."""
-    return [model.body(i).name or f"body{i}" for i in range(model.nbody)]
-
-
-def xyzw(wxyz: np.ndarray) -> tuple[float, float, float, float]:
-    """MuJoCo's (w, x, y, z) → xyzw."""
-    return (float(wxyz[1]), float(wxyz[2]), float(wxyz[3]), float(wxyz[0]))
 
 
 __all__ = ["from_mjcf"]

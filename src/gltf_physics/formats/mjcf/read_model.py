@@ -8,7 +8,6 @@ import numpy as np
 
 from ...model import PhysicsScene, WorldGravity
 from ..robot_scene import Z_UP_TO_Y_UP, RobotBuilder, ball_limits, fixed_limits, pose_matrix
-from .read import body_names, xyzw
 from .read_contacts import contact_notes
 from .read_geoms import GeomReader
 from .read_joints import BodyJoint, body_joint, dof_drives, joint_gains
@@ -261,6 +260,16 @@ def _collide(a: tuple[int, int, int], b: tuple[int, int, int], excluded: set[tup
     if not ((a[0] & b[1]) or (b[0] & a[1])):
         return False
     return not (a[2] >= 0 and b[2] >= 0 and ((a[2], b[2]) in excluded or (b[2], a[2]) in excluded))
+
+
+def body_names(model: Any) -> list[str]:
+    """Each body's name as the source gives it (``body<i>`` for an unnamed one)."""
+    return [model.body(i).name or f"body{i}" for i in range(model.nbody)]
+
+
+def xyzw(wxyz: np.ndarray) -> tuple[float, float, float, float]:
+    """MuJoCo's (w, x, y, z) → xyzw."""
+    return (float(wxyz[1]), float(wxyz[2]), float(wxyz[3]), float(wxyz[0]))
 
 
 __all__ = ["read_model"]

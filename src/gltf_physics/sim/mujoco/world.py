@@ -29,7 +29,7 @@ from ...geometry.mass import MassProperties
 from ...geometry.placement import MeshSource
 from ...model import PhysicsScene
 from ..animation import AnimationSchedule
-from ..errors import SimulationError, finite_vec3
+from ..errors import SimulationError, finite_vec3, motion_number
 from ..filters import class_table
 from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
@@ -248,7 +248,7 @@ class MujocoWorld:
             else:
                 self.data.qvel[dof + 3:dof + 6] = v  # MuJoCo: free-joint angular velocity in the body frame
         elif field == "gravity_factor":
-            self.model.body_gravcomp[body] = 1.0 - float(value)
+            self.model.body_gravcomp[body] = 1.0 - motion_number(value, field, node)
         else:
             raise SimulationError(f"motion field {field!r} is not settable on MuJoCo", node=node)
         mujoco.mj_forward(self.model, self.data)

@@ -59,7 +59,7 @@ from ...geometry.placement import (
 from ...gltf.transforms import decompose, matrix_to_quat
 from ...model import Body, MotionType, PhysicsScene
 from ..animation import AnimationSchedule
-from ..errors import SimulationError, finite_vec3
+from ..errors import SimulationError, finite_vec3, motion_number
 from ..frames import carried_matrix, world_matrices
 from ..triggers import TriggerTracker
 from . import link_contacts
@@ -548,12 +548,13 @@ class RapierWorld:
             if self.joints is not None:  # an articulation link moves by its joint coordinates
                 self.joints.velocity_set(self.handle_of[node], field == "angular_velocity")
         elif field == "gravity_factor":
+            factor = motion_number(value, field, node)
             # A body held inside a gravity volume keeps gravity_scale 0; the volumes take the factor instead.
             volumes = controller_of(self, GravityVolumes) if self.controllers else None
-            if volumes is None or not volumes.factor_set(node, float(value)):
-                b.gravity_scale = float(value)
+            if volumes is None or not volumes.factor_set(node, factor):
+                b.gravity_scale = factor
         elif field == "mass":
-            self._set_mass(node, b, float(value))
+            self._set_mass(node, b, motion_number(value, field, node))
         else:
             raise SimulationError(f"motion field {field!r} is not settable", node=node)
         b.wake_up(True)
