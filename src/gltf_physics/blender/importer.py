@@ -58,6 +58,7 @@ class _Importer:
         self.result = ImportResult()
         self.collection = bpy.context.collection
         self.systems = _systems(scene)
+        self.meshes: dict[Any, tuple[Any, str]] = {}
 
     def run(self) -> ImportResult:
         _ensure_world()
@@ -151,12 +152,16 @@ class _Importer:
             self.result.bodies.append(proxy)
 
     def _proxy(self, shape: Any, name: str) -> tuple[Any, str]:
-        verts, faces, kind = self._geometry(shape)
-        if verts is None:
-            self.result.losses.append(f"{name}: a degenerate collider shape was not made")
-            return None, ""
-        mesh = bpy.data.meshes.new(f"{name}.collider")
-        mesh.from_pydata([tuple(v) for v in verts], [], [tuple(int(i) for i in f) for f in faces])
+        made = self.meshes.get(shape)
+        if made is None:  # one mesh for every collider of the same shape
+            verts, faces, kind = self._geometry(shape)
+            if verts is None:
+                self.result.losses.append(f"{name}: a degenerate collider shape was not made")
+                return None, ""
+            mesh = bpy.data.meshes.new(f"{name}.collider")
+            mesh.from_pydata(verts.tolist(), [], faces.tolist())
+            made = self.meshes[shape] = (mesh, kind)
+        mesh, kind = made
         proxy = bpy.data.objects.new(f"{name}.collider", mesh)
         self.collection.objects.link(proxy)
         proxy.display_type = "WIRE"
@@ -266,23 +271,27 @@ def _ensure_world() -> None:
     if scene.rigidbody_world is None:
         with bpy.context.temp_override(scene=scene):
             bpy.ops.rigidbody.world_add()
-    if scene.rigidbody_world.collection is None:
-        scene.rigidbody_world.collection = bpy.data.collections.new("RigidBodyWorld")
+    world = scene.rigidbody_world
+    if world.collection is None:
+        world.collection = bpy.data.collections.new("RigidBodyWorld")
+    if world.constraints is None:
+        world.constraints = bpy.data.collections.new("RigidBodyConstraints")
 
 
 def _add_rigid_body(obj: Any, kind: str) -> None:
-    """``obj`` into the rigid-body world (Blender's own operator: it also fills the world's collection)."""
-    make_active(obj)
-    bpy.ops.rigidbody.object_add(type=kind)
+    """``obj`` into the rigid-body world: linking it into the world's collection is what makes its rigid-body
+    settings (as Blender's own operator does, without needing it active)."""
+    _ensure_world()
+    bpy.context.scene.rigidbody_world.collection.objects.link(obj)
+    obj.rigid_body.type = kind
 
 
-def make_active(obj: Any) -> None:
-    """``obj`` the view layer's active object: Blender's rigid-body operators act on it (a context override
-    is not enough for them)."""
-    layer = bpy.context.view_layer
-    if layer.objects.get(obj.name) is None:
-        layer.update()
-    layer.objects.active = obj
+def add_constraint(obj: Any, kind: str) -> Any:
+    """A rigid-body constraint of ``kind`` on ``obj`` (linked into the world's constraint collection)."""
+    _ensure_world()
+    bpy.context.scene.rigidbody_world.constraints.objects.link(obj)
+    obj.rigid_body_constraint.type = kind
+    return obj.rigid_body_constraint
 
 
 def _matrix(m: np.ndarray) -> Any:

@@ -111,11 +111,9 @@ def _empty(name: str, frame: np.ndarray, collection: Any) -> Any:
 
 
 def _add_constraint(obj: Any, kind: str) -> Any:
-    from .importer import make_active
+    from .importer import add_constraint
 
-    make_active(obj)
-    bpy.ops.rigidbody.constraint_add(type=kind)
-    return obj.rigid_body_constraint
+    return add_constraint(obj, kind)
 
 
 def _turned(frame: np.ndarray, kind: str, axis: int) -> np.ndarray:
@@ -171,7 +169,7 @@ def _generic(c: Any, joint: Joint, lin: set[int], lin_r: dict[int, JointLimit], 
                 setattr(c, f"limit_{kind}_{a}_lower", lo)
                 setattr(c, f"limit_{kind}_{a}_upper", hi)
                 if c.type == "GENERIC_SPRING" and not math.isinf(lim.stiffness):
-                    setattr(c, f"use_spring_{kind}_{a}", True)
+                    setattr(c, f"use_spring{'_ang' if kind == 'ang' else ''}_{a}", True)
                     setattr(c, f"spring_stiffness{'_ang' if kind == 'ang' else ''}_{a}", lim.stiffness)
                     setattr(c, f"spring_damping{'_ang' if kind == 'ang' else ''}_{a}", lim.damping)
 
@@ -276,8 +274,8 @@ def _generic_limits(c: Any) -> list[JointLimit]:
                 continue
             lo, hi = getattr(c, f"limit_{kind}_{a}_lower"), getattr(c, f"limit_{kind}_{a}_upper")
             stiffness, damping = math.inf, 0.0
-            if c.type == "GENERIC_SPRING" and getattr(c, f"use_spring_{kind}_{a}"):
-                suffix = "_ang" if kind == "ang" else ""
+            suffix = "_ang" if kind == "ang" else ""
+            if c.type == "GENERIC_SPRING" and getattr(c, f"use_spring{suffix}_{a}"):
                 stiffness = getattr(c, f"spring_stiffness{suffix}_{a}")
                 damping = getattr(c, f"spring_damping{suffix}_{a}")
             out.append(_range(kind, i, lo, hi, stiffness, damping))
