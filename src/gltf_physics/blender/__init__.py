@@ -54,8 +54,9 @@ def import_file(path: str | Path, **options: Any) -> Any:
 
 
 def export_file(path: str | Path, family: Literal["khr", "omi"] = "khr", **options: Any) -> Any:
-    """Export the scene with its physics through Blender's exporter (``options``: the operator's, e.g.
-    ``export_format="GLTF_SEPARATE"``); returns the :class:`~gltf_physics.blender.exporter.ExportResult`."""
+    """Export the scene with its physics through Blender's exporter (``options``: the operator's; the format
+    follows the suffix, .gltf with a .bin beside it or .glb, unless ``export_format`` says otherwise); returns
+    the :class:`~gltf_physics.blender.exporter.ExportResult`."""
     import bpy
 
     if family not in ("khr", "omi"):
@@ -63,6 +64,8 @@ def export_file(path: str | Path, family: Literal["khr", "omi"] = "khr", **optio
     enable()
     settings = bpy.context.scene.gltf_physics_export
     settings.enabled, settings.family = True, family
+    if "export_format" not in options:  # the suffix says which: Blender's default would write a .glb
+        options["export_format"] = "GLTF_SEPARATE" if Path(path).suffix.lower() == ".gltf" else "GLB"
     LAST.pop("export", None)
     done = bpy.ops.export_scene.gltf(filepath=str(path), **options)
     if "FINISHED" not in done:
