@@ -107,13 +107,13 @@ class glTF2ExportUserExtension:
 
     def gather_tree_filter_tag_hook(self, vtree: Any, export_settings: Any) -> None:
         """Collider proxies and constraint objects are physics, not nodes."""
-        from .importer import PROXY
+        from .importer import ANCHOR, PROXY
 
         for n in vtree.nodes.values():
             obj = getattr(n, "blender_object", None)
             if obj is None:
                 continue
-            if obj.get(PROXY) or (obj.rigid_body_constraint is not None and obj.type == "EMPTY"
+            if obj.get(PROXY) or obj.get(ANCHOR) or (obj.rigid_body_constraint is not None and obj.type == "EMPTY"
                                   and not obj.children):
                 n.keep_tag = False
 

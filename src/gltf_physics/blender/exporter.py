@@ -36,7 +36,7 @@ from ..model import (
     Sphere,
 )
 from . import keep
-from .importer import NODE, PROXY
+from .importer import ANCHOR, NODE, PROXY
 from .joints import joint_of
 
 Family = Literal["khr", "omi"]
@@ -57,20 +57,24 @@ def export_physics(doc: Document, family: Family, objects: Any = None) -> Export
     from ..validation import validate
 
     objects = list(bpy.context.scene.objects if objects is None else objects)
-    scene, losses = build_scene(doc, objects)
+    scene, losses = build_scene(doc, objects, family)
     out, written = write_scene(scene, doc, family)
     losses += [f"{x.code} {x.pointer}: {x.message}" for x in written]
     return ExportResult(out, losses, validate(out))
 
 
-def build_scene(doc: Document, objects: list[Any]) -> tuple[PhysicsScene, list[str]]:
+def build_scene(doc: Document, objects: list[Any], family: Family = "khr") -> tuple[PhysicsScene, list[str]]:
     """The physics of ``objects`` against the exported ``doc`` and the losses (Bullet-only settings)."""
-    return _Builder(doc, objects).run()
+    return _Builder(doc, objects, family).run()
 
 
 class _Builder:
-    def __init__(self, doc: Document, objects: list[Any]) -> None:
+    def __init__(self, doc: Document, objects: list[Any], family: Family) -> None:
         self.doc, self.objects = doc, objects
+        # OMI ties a joint to motion nodes only (JOINT-3): a passive object a constraint holds gets a static one.
+        self.held = {o.name for c in objects if c.rigid_body_constraint is not None
+                     for o in (c.rigid_body_constraint.object1, c.rigid_body_constraint.object2) if o is not None
+                     } if family == "omi" else set()
         nodes = doc.json.get("nodes", [])
         self.by_name = {n.get("name"): i for i, n in enumerate(nodes) if isinstance(n, dict)}
         self.world = world_matrices(doc.json)
@@ -82,7 +86,7 @@ class _Builder:
 
     def run(self) -> tuple[PhysicsScene, list[str]]:
         for obj in self.objects:
-            if obj.rigid_body is not None and not _compound_child(obj):
+            if obj.rigid_body is not None and not _compound_child(obj) and not obj.get(ANCHOR):
                 self._body(obj)
         for obj in self.objects:
             if obj.rigid_body_constraint is not None:
@@ -102,6 +106,8 @@ class _Builder:
         self._bullet_only(obj)
         stored = obj.get("gltf_physics_motion")
         static = rb.type == "PASSIVE" and not rb.kinematic
+        if obj.name in self.held and stored is None:
+            stored = json.dumps(keep._value(Motion(type=MotionType.STATIC), self.scene, lambda n: None))
         if not static or stored is not None:
             motion = _motion(rb, stored)
             self.scene.bodies.append(Body(node=self.node_of(obj), motion=motion))
@@ -193,7 +199,7 @@ class _Builder:
         self.losses += losses
         c = obj.rigid_body_constraint
         for end in (c.object1, c.object2):
-            if end is not None and self.node_of(end) is None:
+            if end is not None and self.node_of(end) is None and not end.get(ANCHOR):
                 self.losses.append(f"{obj.name}: {end.name} is not exported, the constraint is left out")
                 return
         if j is not None:
@@ -221,7 +227,7 @@ def _motion(rb: Any, stored: str | None) -> Motion:
     base = Motion()
     if stored is not None:
         base = keep._build(json.loads(stored), PhysicsScene(), lambda n: None)
-    return replace(base, type=kind, mass=rb.mass if kind is MotionType.DYNAMIC else base.mass)
+    return replace(base, type=kind, mass=rb.mass)  # a static one too: OMI would write a computed one
 
 
 def write_back(doc: Document, family: Family) -> ExportResult:

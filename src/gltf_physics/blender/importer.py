@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,7 @@ from .joints import blender_constraints
 
 PROXY = "gltf_physics_proxy"  # custom property: the shape kind of a proxy (marks it)
 NODE = "gltf_physics_node"  # custom property on a proxy: the object whose node the collider is on
+ANCHOR = "gltf_physics_anchor"  # custom property: a passive object standing for the world in a constraint
 PLANE_SIZE = 1000.0  # an infinite plane's extent in Blender (it has no plane shape)
 
 
@@ -59,6 +61,7 @@ class _Importer:
         self.collection = bpy.context.collection
         self.systems = _systems(scene)
         self.meshes: dict[Any, tuple[Any, str]] = {}
+        self.static_owners: set[int] = set()
 
     def run(self) -> ImportResult:
         _ensure_world()
@@ -71,7 +74,7 @@ class _Importer:
         for c in self.scene.colliders:
             self._collider(c)
         for j in self.scene.joints:
-            made, losses = blender_constraints(j, self.world, self.objects, self.collection)
+            made, losses = blender_constraints(j, self.world, self.objects, self.collection, self.anchor)
             self.result.constraints += made
             self.result.losses += losses
         self._keep()
@@ -113,7 +116,7 @@ class _Importer:
         rb.linear_damping = rb.angular_damping = 0.0  # glTF bodies have no damping
         if m.mass is not None and math.isfinite(m.mass) and m.mass > 0:
             rb.mass = m.mass
-        elif mass is not None and math.isfinite(mass) and mass > 0:
+        elif m.type is not MotionType.STATIC and mass is not None and math.isfinite(mass) and mass > 0:
             rb.mass = mass  # computed from the shapes (density 1000 kg/m³), as `info` reports it
         obj["gltf_physics_motion"] = json.dumps(keep._value(m, self.scene, lambda n: None))
         if m.center_of_mass is not None:
@@ -124,11 +127,14 @@ class _Importer:
     # -- colliders
 
     def _collider(self, c: Any) -> None:
-        host = self.objects.get(c.node)
-        owner = self.objects.get(c.body) if c.body is not None else None
-        if host is None:
+        if self.objects.get(c.node) is None:
             return
-        parent = owner if owner is not None and owner.rigid_body is not None else host
+        if c.body is None:
+            parent = self._static_owner(c.node)
+        else:
+            owner = self.objects.get(c.body)
+            parent = owner if owner is not None and owner.rigid_body is not None else self.objects[c.node]
+        host = self.objects[c.node]
         local = np.linalg.inv(self.world[parent_node(self, parent)]) @ self.world[c.node]
         proxy, kind = self._proxy(c.shape, host.name)
         if proxy is None:
@@ -148,8 +154,40 @@ class _Importer:
         self._material(proxy, parent, c)
         self._filter(proxy, parent, c)
         self.result.proxies.append(proxy)
-        if static:
-            self.result.bodies.append(proxy)
+
+    def _static_owner(self, node: int) -> Any:
+        """The passive compound holding a static collider: the nearest one already made at or above its node,
+        else its node's object made one."""
+        parents = self.scene.node_parents()
+        n: int | None = node
+        while n is not None:
+            if n in self.static_owners:
+                return self.objects[n]
+            n = parents[n]
+        obj = self._mesh_object(node)
+        _add_rigid_body(obj, "PASSIVE")
+        obj.rigid_body.collision_shape = "COMPOUND"
+        obj.rigid_body.linear_damping = obj.rigid_body.angular_damping = 0.0
+        self.static_owners.add(node)
+        self.result.bodies.append(obj)
+        return obj
+
+    def anchor(self, node: int | None, frame: np.ndarray) -> Any:
+        """What a joint side without a body holds on to: the static collider at or above the joint's node, else
+        a new passive anchor at the frame (Blender ties a constraint to two objects, never to the world)."""
+        parents = self.scene.node_parents()
+        n = node
+        while n is not None:
+            if n in self.static_owners:
+                return self.objects[n]
+            n = parents[n]
+        obj = bpy.data.objects.new("world anchor", bpy.data.meshes.new("world anchor"))
+        self.collection.objects.link(obj)
+        obj.matrix_world = _matrix(node_to_blender(frame))
+        _add_rigid_body(obj, "PASSIVE")
+        obj.rigid_body.collision_collections = [False] * 20
+        obj[ANCHOR] = True
+        return obj
 
     def _proxy(self, shape: Any, name: str) -> tuple[Any, str]:
         made = self.meshes.get(shape)
@@ -199,7 +237,7 @@ class _Importer:
         if c.filter is None:
             return
         f = self.scene.filters[c.filter]
-        layers = [i for i, s in enumerate(self.systems) if s in f.collision_systems and i < 20]
+        layers = [self.systems[s] for s in f.collision_systems if self.systems[s] < 20]
         if len(self.systems) > 20:
             self.result.losses.append(f"{proxy.name}: {len(self.systems)} collision systems, Blender has 20 "
                                       "collision collections (the filter is kept for export)")
@@ -247,13 +285,23 @@ def _primitive_kind(shape: Any) -> str:
     return "CONVEX_HULL"
 
 
-def _systems(scene: PhysicsScene) -> list[str]:
-    """Every collision system named by the scene's filters, in first-seen order (collection i ↔ system i)."""
-    seen: dict[str, None] = {}
+def _systems(scene: PhysicsScene) -> dict[str, int]:
+    """Collision system → Blender collision collection: ``collectionN`` (the exporter's names) to collection N,
+    the others to the free collections in first-seen order (past 20: none, the filter is kept for export)."""
+    names: dict[str, None] = {}
     for f in scene.filters:
         for s in (*f.collision_systems, *f.collide_with_systems, *f.not_collide_with_systems):
-            seen.setdefault(s, None)
-    return list(seen)
+            names.setdefault(s, None)
+    out: dict[str, int] = {}
+    for s in names:
+        m = re.fullmatch(r"collection(\d+)", s)
+        if m and 1 <= int(m.group(1)) <= 20:
+            out[s] = int(m.group(1)) - 1
+    free = (i for i in range(40) if i not in out.values())
+    for s in names:
+        if s not in out:
+            out[s] = next(free)
+    return out
 
 
 def _masses(doc: Document, scene: PhysicsScene) -> dict[int, float]:

@@ -9,6 +9,7 @@ the six axes. A glTF joint's frame A is placed there (its axes as the same physi
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import bpy
@@ -72,25 +73,40 @@ def classify(joint: Joint) -> tuple[str, int]:
     return "GENERIC", 0
 
 
-def blender_constraints(joint: Joint, world: list[np.ndarray], objects: dict[int, Any],
-                        collection: Any) -> tuple[list[Any], list[str]]:
-    """The constraint object(s) for ``joint`` (a second one, a motor, for a velocity drive) and the losses."""
+def blender_constraints(joint: Joint, world: list[np.ndarray], objects: dict[int, Any], collection: Any,
+                        anchor: Callable[[int | None, np.ndarray], Any]) -> tuple[list[Any], list[str]]:
+    """The constraint object(s) for ``joint`` (a second one, a motor, for a velocity drive) and the losses;
+    ``anchor(node, frame)`` gives the object a side without a body holds on to."""
     losses: list[str] = []
-    a = objects.get(joint.body_a) if joint.body_a is not None else None
-    b = objects.get(joint.body_b) if joint.body_b is not None else None
     fa = (world[joint.body_a] if joint.body_a is not None else np.eye(4)) @ _pose(joint.frame_a)
     fb = (world[joint.body_b] if joint.body_b is not None else np.eye(4)) @ _pose(joint.frame_b)
+    for f in (fa, fb):  # a scaled body scales where its frame sits, not the frame's axes
+        f[:3, :3] /= np.linalg.norm(f[:3, :3], axis=0)
+    a = objects.get(joint.body_a) if joint.body_a is not None else anchor(joint.node if joint.node >= 0 else None,
+                                                                             fa)
+    b = objects.get(joint.body_b) if joint.body_b is not None else anchor(joint.connected_node, fb)
     name = _name(joint, objects, a, b)
     if not np.allclose(fa, fb, atol=1e-6):
         losses.append(f"{name}: frames A and B differ at rest; Blender ties both at frame A")
     kind, axis = classify(joint)
-    made = [_constraint(name, kind, axis, fa, a, b, joint, collection)]
+    # Blender users tie the moving object to the still one (object1 still): a joint read the other way round is
+    # turned back, its limits negated (the motion of A seen from B is the reverse of B's from A: exact for one
+    # free axis, to first order for a generic joint with several).
+    flip = _still(b) and not _still(a)
+    if flip:
+        a, b = b, a
+    made = [_constraint(name, kind, axis, fa, a, b, joint, collection, flip)]
     for d in joint.drives:
         if d.velocity_target is not None and d.position_target is None:
-            made.append(_motor(f"{name}.motor", d, fa, a, b, collection))
+            made.append(_motor(f"{name}.motor", d, fa, a, b, collection, -1.0 if flip else 1.0))
         elif kind != "GENERIC_SPRING":
             losses.append(f"{name}: a {d.type.value} position drive on axis {d.axis} has no Blender counterpart")
     return made, losses
+
+
+def _still(obj: Any) -> bool:
+    rb = getattr(obj, "rigid_body", None)
+    return rb is not None and rb.type == "PASSIVE" and not rb.kinematic
 
 
 def _name(joint: Joint, objects: dict[int, Any], a: Any, b: Any) -> str:
@@ -127,7 +143,7 @@ def _turned(frame: np.ndarray, kind: str, axis: int) -> np.ndarray:
 
 
 def _constraint(name: str, kind: str, axis: int, frame: np.ndarray, a: Any, b: Any, joint: Joint,
-                collection: Any) -> Any:
+                collection: Any, flip: bool = False) -> Any:
     obj = _empty(name, _turned(frame, kind, axis), collection)
     c = _add_constraint(obj, kind)
     c.object1, c.object2 = a, b
@@ -136,26 +152,28 @@ def _constraint(name: str, kind: str, axis: int, frame: np.ndarray, a: Any, b: A
     ang, ang_r = _locked(joint.limits, "angular")
     if kind == "HINGE" and axis in ang_r:
         c.use_limit_ang_z = True
-        c.limit_ang_z_lower, c.limit_ang_z_upper = _clamped(ang_r[axis])
+        c.limit_ang_z_lower, c.limit_ang_z_upper = _clamped(ang_r[axis], flip)
     elif kind in ("SLIDER", "PISTON"):
         if axis in lin_r:
             c.use_limit_lin_x = True
-            c.limit_lin_x_lower, c.limit_lin_x_upper = _clamped(lin_r[axis])
+            c.limit_lin_x_lower, c.limit_lin_x_upper = _clamped(lin_r[axis], flip)
         if kind == "PISTON" and axis in ang_r:
             c.use_limit_ang_x = True
-            c.limit_ang_x_lower, c.limit_ang_x_upper = _clamped(ang_r[axis])
+            c.limit_ang_x_lower, c.limit_ang_x_upper = _clamped(ang_r[axis], flip)
     elif kind in ("GENERIC", "GENERIC_SPRING"):
-        _generic(c, joint, lin, lin_r, ang, ang_r)
+        _generic(c, joint, lin, lin_r, ang, ang_r, flip)
     return obj
 
 
-def _clamped(lim: JointLimit) -> tuple[float, float]:
+def _clamped(lim: JointLimit, flip: bool = False) -> tuple[float, float]:
+    """The limit's range as Blender holds it (finite; negated when the sides were swapped)."""
     big = 1e6
-    return max(lim.min, -big), min(lim.max, big)
+    lo, hi = (-lim.max, -lim.min) if flip else (lim.min, lim.max)
+    return max(lo, -big), min(hi, big)
 
 
 def _generic(c: Any, joint: Joint, lin: set[int], lin_r: dict[int, JointLimit], ang: set[int],
-             ang_r: dict[int, JointLimit]) -> None:
+             ang_r: dict[int, JointLimit], flip: bool) -> None:
     for kind, locked, ranged in (("lin", lin, lin_r), ("ang", ang, ang_r)):
         for i, a in enumerate(AXES):
             if i in locked:
@@ -165,7 +183,7 @@ def _generic(c: Any, joint: Joint, lin: set[int], lin_r: dict[int, JointLimit], 
             elif i in ranged:
                 lim = ranged[i]
                 setattr(c, f"use_limit_{kind}_{a}", True)
-                lo, hi = _clamped(lim)
+                lo, hi = _clamped(lim, flip)
                 setattr(c, f"limit_{kind}_{a}_lower", lo)
                 setattr(c, f"limit_{kind}_{a}_upper", hi)
                 if c.type == "GENERIC_SPRING" and not math.isinf(lim.stiffness):
@@ -174,15 +192,15 @@ def _generic(c: Any, joint: Joint, lin: set[int], lin_r: dict[int, JointLimit], 
                     setattr(c, f"spring_damping{'_ang' if kind == 'ang' else ''}_{a}", lim.damping)
 
 
-def _motor(name: str, d: JointDrive, frame: np.ndarray, a: Any, b: Any, collection: Any) -> Any:
+def _motor(name: str, d: JointDrive, frame: np.ndarray, a: Any, b: Any, collection: Any, sign: float) -> Any:
     obj = _empty(name, _turned(frame, "MOTOR", d.axis), collection)
     c = _add_constraint(obj, "MOTOR")
     c.object1, c.object2 = a, b
     if d.type is DriveType.ANGULAR:
-        c.use_motor_ang, c.motor_ang_target_velocity = True, d.velocity_target
+        c.use_motor_ang, c.motor_ang_target_velocity = True, sign * d.velocity_target
         c.motor_ang_max_impulse = min(d.max_force, 1e6)
     else:
-        c.use_motor_lin, c.motor_lin_target_velocity = True, d.velocity_target
+        c.use_motor_lin, c.motor_lin_target_velocity = True, sign * d.velocity_target
         c.motor_lin_max_impulse = min(d.max_force, 1e6)
     return obj
 
