@@ -226,3 +226,28 @@ def test_the_export_report_names_bullet_only_settings(empty: Any, tmp_path: Path
     result = gpb.export_file(tmp_path / "lossy.gltf")
     assert "Crate: linear damping (Bullet) has no glTF counterpart" in result.losses
     assert "Crate: deactivation (Bullet) has no glTF counterpart" in result.losses
+
+
+class _Layout:
+    """Records what a draw function puts in Blender's layout (there is no UI headless)."""
+
+    def __init__(self, drawn: list) -> None:
+        self.drawn = drawn
+        self.use_property_split = self.active = True
+
+    def panel(self, idname: str, default_closed: bool = False) -> tuple:
+        self.drawn.append(("panel", idname))
+        return _Layout(self.drawn), _Layout(self.drawn)
+
+    def prop(self, data: Any, name: str) -> None:
+        self.drawn.append(("prop", name, getattr(data, name)))
+
+
+def test_the_exporter_panel_has_a_physics_section(blender: Any) -> None:
+    from io_scene_gltf2 import exporter_extension_layout_draw
+
+    settings = bpy.context.scene.gltf_physics_export
+    settings.enabled, settings.family = True, "omi"
+    drawn: list = []
+    exporter_extension_layout_draw["glTF Physics"](bpy.context, _Layout(drawn))
+    assert drawn == [("panel", "GLTF_physics_export"), ("prop", "enabled", True), ("prop", "family", "omi")]

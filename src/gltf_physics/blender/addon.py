@@ -33,6 +33,7 @@ class GltfPhysicsImportSettings(bpy.types.PropertyGroup):
                                     default=True)  # type: ignore[valid-type]
 
 
+PANEL = "glTF Physics"
 _CLASSES = (GltfPhysicsExportSettings, GltfPhysicsImportSettings)
 
 
@@ -42,14 +43,23 @@ def register() -> None:
         bpy.utils.register_class(cls)
     bpy.types.Scene.gltf_physics_export = bpy.props.PointerProperty(type=GltfPhysicsExportSettings)
     bpy.types.Scene.gltf_physics_import = bpy.props.PointerProperty(type=GltfPhysicsImportSettings)
+    _panels()[PANEL] = draw_export  # the glTF exporter draws what its add-ons list here (its import side looks
+    # for draw_import on the add-on module by itself)
 
 
 def unregister() -> None:
     """Blender's add-on exit point."""
+    _panels().pop(PANEL, None)
     del bpy.types.Scene.gltf_physics_export
     del bpy.types.Scene.gltf_physics_import
     for cls in reversed(_CLASSES):
         bpy.utils.unregister_class(cls)
+
+
+def _panels() -> dict[str, Any]:
+    from io_scene_gltf2 import exporter_extension_layout_draw
+
+    return exporter_extension_layout_draw
 
 
 def draw_export(context: Any, layout: Any) -> None:
