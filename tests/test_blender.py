@@ -251,3 +251,34 @@ def test_the_exporter_panel_has_a_physics_section(blender: Any) -> None:
     drawn: list = []
     exporter_extension_layout_draw["glTF Physics"](bpy.context, _Layout(drawn))
     assert drawn == [("panel", "GLTF_physics_export"), ("prop", "enabled", True), ("prop", "family", "omi")]
+
+
+def test_what_blender_cannot_hold_exports_back_unchanged(empty: Any, tmp_path: Path) -> None:
+    # centre of mass, inertia, gravity factor and an infinite mass (KHR mass 0) have no Blender setting
+    path = fixture_path("KHR_physics_rigid_bodies/gen3-implicit-shapes/MotionProperties/MotionProperties.gltf")
+    gpb.import_file(path)
+    gpb.export_file(tmp_path / "motion.gltf")
+    names = {n["name"]: i for i, n in enumerate(gp.load(path).json["nodes"])}
+    before = {names_of: b.motion for b in gp.read_scene(gp.load(path)).bodies
+              for names_of in [gp.load(path).json["nodes"][b.node]["name"]]}
+    out = gp.load(tmp_path / "motion.gltf")
+    after = {out.json["nodes"][b.node]["name"]: b.motion for b in gp.read_scene(out).bodies}
+    assert before.keys() == after.keys() and len(before) == 7 and names
+    for name, motion in before.items():
+        assert after[name] == motion, name
+    assert after["Wheel_InfiniteMassFiniteInertia"].mass == math.inf
+    assert after["WobbyToy_ModifiedCOM"].center_of_mass == pytest.approx((0, -0.35, 0), abs=1e-7)
+
+
+def test_validator_messages_reach_blenders_report(empty: Any, tmp_path: Path, capfd: Any) -> None:
+    anchor = body(bpy, "Anchor", (0.2, 0.2, 0.2), (0, 0, 3), kind="PASSIVE")
+    arm = body(bpy, "Arm", (0.3, 0.3, 0.3), (1, 0, 3))
+    generic = constraint(bpy, "Generic", "GENERIC", anchor, arm, (0, 0, 3))
+    generic.rigid_body_constraint.use_limit_lin_x = True
+    result = gpb.export_file(tmp_path / "hint.gltf")
+    codes = [m.code for m in result.report.messages]
+    assert codes  # the validator has something to say about this scene
+    printed = capfd.readouterr().out  # Blender prints the operator's report in the background
+    assert "glTF physics (khr):" in printed
+    for code in codes:
+        assert f"{code} " in printed

@@ -7,7 +7,7 @@ Blender's glTF IO looks for ``glTF2ImportUserExtension`` / ``glTF2ExportUserExte
 
 from __future__ import annotations
 
-from enum import Enum
+import json
 from typing import Any
 
 import bpy
@@ -34,12 +34,12 @@ class GltfPhysicsImportSettings(bpy.types.PropertyGroup):
 
 
 PANEL = "glTF Physics"
-_CLASSES = (GltfPhysicsExportSettings, GltfPhysicsImportSettings)
+_CLASSES = (GltfPhysicsExportSettings, GltfPhysicsImportSettings)  # + the report operator, below
 
 
 def register() -> None:
     """Blender's add-on entry point: the settings on every scene."""
-    for cls in _CLASSES:
+    for cls in (*_CLASSES, GLTF_PHYSICS_OT_report):
         bpy.utils.register_class(cls)
     bpy.types.Scene.gltf_physics_export = bpy.props.PointerProperty(type=GltfPhysicsExportSettings)
     bpy.types.Scene.gltf_physics_import = bpy.props.PointerProperty(type=GltfPhysicsImportSettings)
@@ -52,7 +52,7 @@ def unregister() -> None:
     _panels().pop(PANEL, None)
     del bpy.types.Scene.gltf_physics_export
     del bpy.types.Scene.gltf_physics_import
-    for cls in reversed(_CLASSES):
+    for cls in reversed((*_CLASSES, GLTF_PHYSICS_OT_report)):
         bpy.utils.unregister_class(cls)
 
 
@@ -112,8 +112,7 @@ class glTF2ImportUserExtension:
 
 
 class glTF2ExportUserExtension:
-    """Physics written into what the exporter made: checked before the file is written (so the validator's
-    messages reach the export report), then written into the file."""
+    """Physics written into the file the exporter made, then checked by the validator."""
 
     def gather_tree_filter_tag_hook(self, vtree: Any, export_settings: Any) -> None:
         """Collider proxies and constraint objects are physics, not nodes."""
@@ -127,28 +126,9 @@ class glTF2ExportUserExtension:
                                   and not obj.children):
                 n.keep_tag = False
 
-    def gather_gltf_extensions_hook(self, plan: Any, export_settings: Any) -> None:
-        """The physics written into the plan's JSON and validated; messages to the export report."""
-        settings = _settings("gltf_physics_export")
-        if settings is None or not settings.enabled:
-            return
-        from ..gltf.document import Document
-        from .exporter import export_physics
-
-        doc = Document(json=_cleaned(plan.to_dict()), buffers=_buffers(plan, export_settings))
-        result = export_physics(doc, settings.family)
-        log = export_settings["log"]
-        report = result.report
-        log.info(f"glTF physics ({settings.family}): {len(result.document.json.get('nodes', []))} nodes, "
-                 f"validator {report.num_errors} errors, {report.num_warnings} warnings", popup=True)
-        for m in report.messages:
-            level = log.error if int(m.severity) == 0 else log.warning if int(m.severity) == 1 else log.info
-            level(f"{m.code} {m.pointer}: {m.message}", popup=True)
-        for line in result.losses:
-            log.warning(f"glTF physics loss: {line}", popup=True)
-
     def post_export_hook(self, export_settings: Any) -> None:
-        """The written file gets its physics (same scene, same writer as checked above)."""
+        """The written file gets its physics, checked by the validator; its messages and the losses go to
+        Blender's info report."""
         settings = _settings("gltf_physics_export")
         if settings is None or not settings.enabled:
             return
@@ -159,22 +139,30 @@ class glTF2ExportUserExtension:
         result = export_physics(load(path), settings.family)
         save(result.document, path)
         LAST["export"] = result
+        report = result.report
+        lines = [("INFO", f"glTF physics ({settings.family}): validator {report.num_errors} errors, "
+                          f"{report.num_warnings} warnings")]
+        for m in report.messages:
+            severity = ("error", "warning", "info", "hint")[min(int(m.severity), 3)]
+            # a script's bpy.ops call raises on an ERROR report: the file is written, so errors are warnings here
+            lines.append(("WARNING" if int(m.severity) <= 1 else "INFO",
+                          f"{severity} {m.code} {m.pointer}: {m.message}"))
+        lines += [("WARNING", f"glTF physics loss: {line}") for line in result.losses]
+        bpy.ops.gltf_physics.report(lines=json.dumps(lines))
 
 
-def _buffers(plan: Any, export_settings: Any) -> list[bytes]:
-    """The plan's buffers (the exporter holds its one binary buffer until it writes the file)."""
-    count = len(plan.buffers or [])
-    data = bytes(export_settings.get("gltf_binary") or b"")
-    return [data] + [b""] * (count - 1) if count else []
+class GLTF_PHYSICS_OT_report(bpy.types.Operator):
+    """Put the physics export's messages into Blender's info report (the glTF exporter's own report is shown
+    before its post-export hook runs)."""
 
+    bl_idname = "gltf_physics.report"
+    bl_label = "glTF physics report"
+    bl_options = {"INTERNAL"}  # noqa: RUF012 - a class attribute Blender reads
 
-def _cleaned(value: Any) -> Any:
-    """The plan's JSON as the exporter writes it: no ``None`` values, no empty objects or arrays in objects."""
-    if isinstance(value, dict):
-        out = {k: _cleaned(v) for k, v in value.items() if v is not None}
-        return {k: v for k, v in out.items() if v not in ({}, [])}
-    if isinstance(value, list):
-        return [_cleaned(v) for v in value]
-    if isinstance(value, Enum):  # the plan's bufferView targets and the like
-        return value.value
-    return value
+    lines: bpy.props.StringProperty()  # type: ignore[valid-type]
+
+    def execute(self, context: Any) -> set[str]:
+        """One report line per message."""
+        for level, text in json.loads(self.lines):
+            self.report({level}, text)
+        return {"FINISHED"}

@@ -36,7 +36,7 @@ from ..model import (
     Sphere,
 )
 from . import keep
-from .importer import ANCHOR, NODE, PROXY
+from .importer import ANCHOR, MASS_SET, NODE, PROXY
 from .joints import joint_of
 
 Family = Literal["khr", "omi"]
@@ -109,7 +109,7 @@ class _Builder:
         if obj.name in self.held and stored is None:
             stored = json.dumps(keep._value(Motion(type=MotionType.STATIC), self.scene, lambda n: None))
         if not static or stored is not None:
-            motion = _motion(rb, stored)
+            motion = _motion(rb, stored, obj.get(MASS_SET))
             self.scene.bodies.append(Body(node=self.node_of(obj), motion=motion))
         body = None if static and stored is None else self.node_of(obj)
         if rb.collision_shape == "COMPOUND":
@@ -160,7 +160,7 @@ class _Builder:
             self.losses.append(f"{obj.name}: a {kind.lower()} collider whose mesh is not drawn by its node is "
                                "left out")
             return None
-        if rb.mesh_source != "BASE":
+        if rb.mesh_source != "BASE" and (obj.modifiers or obj.data.shape_keys):
             self.losses.append(f"{obj.name}: mesh source {rb.mesh_source} written as the exported mesh")
         return MeshShape(convex=kind == "CONVEX_HULL", mesh=mesh)
 
@@ -221,12 +221,14 @@ def _compound_child(obj: Any) -> bool:
     return p is not None and p.rigid_body is not None and p.rigid_body.collision_shape == "COMPOUND"
 
 
-def _motion(rb: Any, stored: str | None) -> Motion:
+def _motion(rb: Any, stored: str | None, mass_set: float | None) -> Motion:
     kind = MotionType.KINEMATIC if rb.kinematic else (
         MotionType.STATIC if rb.type == "PASSIVE" else MotionType.DYNAMIC)
     base = Motion()
     if stored is not None:
         base = keep._build(json.loads(stored), PhysicsScene(), lambda n: None)
+    if stored is not None and mass_set is not None and math.isclose(rb.mass, mass_set, rel_tol=1e-6):
+        return replace(base, type=kind)  # as the file had it: an infinite or a computed mass stays so
     return replace(base, type=kind, mass=rb.mass)  # a static one too: OMI would write a computed one
 
 

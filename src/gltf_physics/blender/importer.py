@@ -35,6 +35,7 @@ from .joints import blender_constraints
 PROXY = "gltf_physics_proxy"  # custom property: the shape kind of a proxy (marks it)
 NODE = "gltf_physics_node"  # custom property on a proxy: the object whose node the collider is on
 ANCHOR = "gltf_physics_anchor"  # custom property: a passive object standing for the world in a constraint
+MASS_SET = "gltf_physics_mass_set"  # custom property: the mass the importer gave Blender
 PLANE_SIZE = 1000.0  # an infinite plane's extent in Blender (it has no plane shape)
 
 
@@ -119,6 +120,7 @@ class _Importer:
         elif m.type is not MotionType.STATIC and mass is not None and math.isfinite(mass) and mass > 0:
             rb.mass = mass  # computed from the shapes (density 1000 kg/m³), as `info` reports it
         obj["gltf_physics_motion"] = json.dumps(keep._value(m, self.scene, lambda n: None))
+        obj[MASS_SET] = rb.mass  # unchanged at export: the file's own mass is written (infinite, computed)
         if m.center_of_mass is not None:
             self.result.losses.append(f"{obj.name}: centre of mass kept as a custom property (Blender uses the "
                                       "object origin)")
@@ -147,6 +149,7 @@ class _Importer:
         rb = proxy.rigid_body
         rb.collision_shape = kind
         rb.linear_damping = rb.angular_damping = 0.0
+        rb.mesh_source = "BASE"
         if kind == "MESH":
             rb.use_margin, rb.collision_margin = True, 0.0
         proxy[PROXY] = kind
