@@ -114,6 +114,12 @@ def test_joint_limits_and_axes_equal_the_files(empty: Any) -> None:
     wanted = sorted((lim["min"], lim["max"]) for j in (3, 9) for lim in joints[j]["limits"]
                     if lim.get("linearAxes") == [1])
     assert np.allclose(ranges, wanted, rtol=REL, atol=0)
+    # Joint 8's drive (stiffness 0, velocity −1.57 rad/s about axis 2) is a Blender motor about the same axis.
+    motors = [o for o in cons if o.rigid_body_constraint.type == "MOTOR"]
+    assert len(motors) == 1 and motors[0].rigid_body_constraint.use_motor_ang
+    drive = joints[8]["drives"][0]
+    assert abs(motors[0].rigid_body_constraint.motor_ang_target_velocity) == pytest.approx(
+        abs(drive["velocityTarget"]), rel=REL)
     # The hinge turns about the joint node's +Z, which Blender's glTF importer puts on its −Y (Y-up → Z-up).
     node = next(i for i, n in enumerate(gltf["nodes"])
                 if n.get("extensions", {}).get("KHR_physics_rigid_bodies", {}).get("joint", {}).get("joint") == 7)
@@ -282,3 +288,15 @@ def test_validator_messages_reach_blenders_report(empty: Any, tmp_path: Path, ca
     assert "glTF physics (khr):" in printed
     for code in codes:
         assert f"{code} " in printed
+
+
+def test_blenders_gravity_goes_out_and_comes_back(empty: Any, tmp_path: Path) -> None:
+    body(bpy, "Crate", (1, 1, 1), (0, 0, 2))
+    bpy.context.scene.gravity = (0.0, 0.0, -3.0)  # Blender Z-up: glTF (0, −3, 0)
+    gpb.export_file(tmp_path / "moon.gltf")
+    scene = gp.read_scene(gp.load(tmp_path / "moon.gltf"))
+    assert scene.world_gravity.vector == pytest.approx((0.0, -3.0, 0.0))
+    clear(bpy)
+    bpy.context.scene.gravity = (0.0, 0.0, -9.81)
+    gpb.import_file(tmp_path / "moon.gltf")
+    assert tuple(bpy.context.scene.gravity) == pytest.approx((0.0, 0.0, -3.0))

@@ -34,8 +34,10 @@ from ..model import (
     PhysicsMaterial,
     PhysicsScene,
     Sphere,
+    WorldGravity,
 )
 from . import keep
+from .axes import to_gltf_vector
 from .importer import ANCHOR, MASS_SET, NODE, PROXY
 from .joints import joint_of
 
@@ -95,7 +97,19 @@ class _Builder:
         kept = bpy.context.scene.get("gltf_physics_kept")
         if kept:
             self.losses += keep.decode(kept, self.scene, lambda name: self.by_name.get(name))
+        self._gravity()
         return self.scene, self.losses
+
+    def _gravity(self) -> None:
+        """Blender's scene gravity, written (OMI_physics_gravity) when it is not glTF's default 9.81 m/s² down."""
+        scene = bpy.context.scene
+        g = np.array(to_gltf_vector(scene.gravity)) if scene.use_gravity else np.zeros(3)
+        now = self.scene.world_gravity.vector if self.scene.world_gravity is not None else (0.0, -9.81, 0.0)
+        if np.allclose(g, now, rtol=1e-6, atol=1e-9):
+            return
+        size = float(np.linalg.norm(g))
+        direction = tuple(float(x) for x in g / size) if size > 0 else (0.0, -1.0, 0.0)
+        self.scene.world_gravity = WorldGravity(gravity=size, direction=direction)
 
     def _body(self, obj: Any) -> None:
         rb = obj.rigid_body

@@ -29,7 +29,7 @@ from ..gltf.meshes import mesh_triangles, node_triangles
 from ..gltf.transforms import quat_to_matrix
 from ..model import Box, Capsule, Cylinder, MeshShape, MotionType, PhysicsScene, Plane, Sphere
 from . import keep
-from .axes import C, frame_to_blender, node_to_blender
+from .axes import C, frame_to_blender, node_to_blender, to_blender_vector
 from .joints import blender_constraints
 
 PROXY = "gltf_physics_proxy"  # custom property: the shape kind of a proxy (marks it)
@@ -78,6 +78,8 @@ class _Importer:
             made, losses = blender_constraints(j, self.world, self.objects, self.collection, self.anchor)
             self.result.constraints += made
             self.result.losses += losses
+        if self.scene.world_gravity is not None:  # OMI_physics_gravity's document-level gravity
+            bpy.context.scene.gravity = to_blender_vector(self.scene.world_gravity.vector)
         self._keep()
         return self.result
 

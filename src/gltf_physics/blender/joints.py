@@ -97,7 +97,7 @@ def blender_constraints(joint: Joint, world: list[np.ndarray], objects: dict[int
         a, b = b, a
     made = [_constraint(name, kind, axis, fa, a, b, joint, collection, flip)]
     for d in joint.drives:
-        if d.velocity_target is not None and d.position_target is None:
+        if d.velocity_target is not None and (d.position_target is None or d.stiffness == 0):  # a velocity drive
             made.append(_motor(f"{name}.motor", d, fa, a, b, collection, -1.0 if flip else 1.0))
         elif kind != "GENERIC_SPRING":
             losses.append(f"{name}: a {d.type.value} position drive on axis {d.axis} has no Blender counterpart")
