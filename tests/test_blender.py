@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from blender_scenes import body, clear, constraint, need_bpy
-from conftest import all_fixture_files, fixture_path
+from conftest import FIXTURES, all_fixture_files, fixture_path
 
 bpy = need_bpy()
 
@@ -58,6 +58,39 @@ def test_every_fixture_imports_with_infos_counts(empty: Any, relative: str) -> N
     gpb.import_file(path)
     bodies = sum(counts["bodies"].values()) + counts["staticColliders"]
     assert _counted() == (bodies, counts["colliders"], counts["joints"])
+
+
+def _richest_per_generation() -> list[str]:
+    """One file per extension generation folder (the largest, the one with the most in it)."""
+    files = [f for f in all_fixture_files() if f != "<fixtures-missing>"]
+    if not files:
+        return ["<fixtures-missing>"]
+    best: dict[str, str] = {}
+    for f in files:
+        folder = "/".join(f.split("/")[:2])
+        size = (FIXTURES / f).stat().st_size
+        if folder not in best or size > (FIXTURES / best[folder]).stat().st_size:
+            best[folder] = f
+    return sorted(best.values())
+
+
+KEPT_COUNTS = ("colliders", "joints", "triggers", "vehicles", "wheels", "seats", "gravity_fields")
+
+
+@pytest.mark.parametrize("family", ["khr", "omi"])
+@pytest.mark.parametrize("relative", _richest_per_generation())
+def test_an_imported_fixture_exports_its_physics_back(empty: Any, tmp_path: Path, relative: str,
+                                                      family: str) -> None:
+    path = fixture_path(relative)
+    before = gp.read_scene(gp.load(path))
+    gpb.import_file(path)
+    result = gpb.export_file(tmp_path / "out.glb", family=family)
+    assert result.report.num_errors == 0, [m.message for m in result.report.messages if int(m.severity) == 0]
+    after = gp.read_scene(gp.load(tmp_path / "out.glb"))
+    moving = [sum(b.motion.type != "static" for b in s.bodies) for s in (before, after)]
+    assert moving[0] == moving[1]
+    for key in KEPT_COUNTS:
+        assert len(getattr(after, key)) == len(getattr(before, key)), key
 
 
 def _by_name(name: str) -> Any:

@@ -37,9 +37,9 @@ from ..model import (
     WorldGravity,
 )
 from . import keep
-from .axes import to_gltf_vector
-from .importer import ANCHOR, MASS_SET, NODE, PROXY
-from .joints import joint_of
+from .axes import C_INV, to_gltf_vector
+from .importer import ANCHOR, MASS_SET, NODE, OWN_MESH, PROXY
+from .joints import joint_of, merge_motors
 
 Family = Literal["khr", "omi"]
 
@@ -60,7 +60,7 @@ def export_physics(doc: Document, family: Family, objects: Any = None) -> Export
 
     objects = list(bpy.context.scene.objects if objects is None else objects)
     scene, losses = build_scene(doc, objects, family)
-    out, written = write_scene(scene, doc, family)
+    out, written = write_scene(scene, scene.document or doc, family)
     losses += [f"{x.code} {x.pointer}: {x.message}" for x in written]
     return ExportResult(out, losses, validate(out))
 
@@ -82,6 +82,7 @@ class _Builder:
         self.world = world_matrices(doc.json)
         self.scene = PhysicsScene(document=doc)
         self.losses: list[str] = []
+        self.editor: Any = None  # author.edit.Editor, made when a collider mesh must be added
 
     def node_of(self, obj: Any) -> int | None:
         return self.by_name.get(obj.name) if obj is not None else None
@@ -93,11 +94,14 @@ class _Builder:
         for obj in self.objects:
             if obj.rigid_body_constraint is not None:
                 self._joint(obj)
+        self.scene.joints = merge_motors(self.scene.joints, self.world)
         self.scene.colliders.sort(key=lambda c: c.node)
         kept = bpy.context.scene.get("gltf_physics_kept")
         if kept:
             self.losses += keep.decode(kept, self.scene, lambda name: self.by_name.get(name))
         self._gravity()
+        if self.editor is not None:  # the physics-only meshes: the writers write into that document
+            self.scene.document = self.editor.document()
         return self.scene, self.losses
 
     def _gravity(self) -> None:
@@ -170,13 +174,23 @@ class _Builder:
         if kind == "CONE":
             return Cylinder(height=dz, radius_bottom=r, radius_top=0.0)
         mesh = self.doc.json["nodes"][node].get("mesh")
-        if mesh is None:
-            self.losses.append(f"{obj.name}: a {kind.lower()} collider whose mesh is not drawn by its node is "
-                               "left out")
-            return None
-        if rb.mesh_source != "BASE" and (obj.modifiers or obj.data.shape_keys):
+        if mesh is None or (obj.get(PROXY) and not obj.get(OWN_MESH)):
+            mesh = self._physics_mesh(obj, co)  # a collider mesh no node draws: added, out of view
+        elif rb.mesh_source != "BASE" and (obj.modifiers or obj.data.shape_keys):
             self.losses.append(f"{obj.name}: mesh source {rb.mesh_source} written as the exported mesh")
         return MeshShape(convex=kind == "CONVEX_HULL", mesh=mesh)
+
+    def _physics_mesh(self, obj: Any, co: np.ndarray) -> int:
+        """The object's triangles (in glTF axes) appended to the document as a physics-only mesh."""
+        from ..author.edit import Editor
+
+        if self.editor is None:
+            self.editor = Editor(self.doc)
+        data = obj.data
+        data.calc_loop_triangles()
+        tris = np.empty(len(data.loop_triangles) * 3, dtype=np.int64)
+        data.loop_triangles.foreach_get("vertices", tris)
+        return self.editor.add_mesh(co @ C_INV[:3, :3].T, tris.reshape(-1, 3), f"{obj.name} collider")
 
     def _material(self, obj: Any) -> int:
         rb = obj.rigid_body

@@ -35,6 +35,7 @@ from .joints import blender_constraints
 PROXY = "gltf_physics_proxy"  # custom property: the shape kind of a proxy (marks it)
 NODE = "gltf_physics_node"  # custom property on a proxy: the object whose node the collider is on
 ANCHOR = "gltf_physics_anchor"  # custom property: a passive object standing for the world in a constraint
+OWN_MESH = "gltf_physics_own_mesh"  # custom property on a proxy: its shape is its node's drawn mesh
 MASS_SET = "gltf_physics_mass_set"  # custom property: the mass the importer gave Blender
 PLANE_SIZE = 1000.0  # an infinite plane's extent in Blender (it has no plane shape)
 
@@ -156,6 +157,9 @@ class _Importer:
             rb.use_margin, rb.collision_margin = True, 0.0
         proxy[PROXY] = kind
         proxy[NODE] = host.name
+        if isinstance(c.shape, MeshShape) and c.shape.mesh is not None and \
+                self.doc.json["nodes"][c.node].get("mesh") == c.shape.mesh:
+            proxy[OWN_MESH] = True  # the collider is the mesh its node draws: exported as a reference to it
         self._material(proxy, parent, c)
         self._filter(proxy, parent, c)
         self.result.proxies.append(proxy)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import bpy
@@ -311,3 +312,30 @@ def _drives(c: Any) -> tuple[JointDrive, ...]:
         out.append(JointDrive(DriveType.LINEAR, DriveMode.FORCE, 0, max_force=c.motor_lin_max_impulse,
                               velocity_target=c.motor_lin_target_velocity, damping=1e6))
     return tuple(out)
+
+
+def merge_motors(joints: list[Joint], world: list[np.ndarray]) -> list[Joint]:
+    """Blender keeps a motor as a constraint of its own; a motor between the same two bodies as another joint
+    becomes that joint's drive, on the joint axis it lies along (else it stays a joint of its own)."""
+    out = [j for j in joints if j.limits or not j.drives]
+    for m in (j for j in joints if not j.limits and j.drives):
+        host = next((j for j in out if {j.body_a, j.body_b} == {m.body_a, m.body_b} and j is not m), None)
+        if host is None:
+            out.append(m)
+            continue
+        coords = _frame_world(host, world)[:3, :3].T @ _frame_world(m, world)[:3, 0]
+        k = int(np.argmax(np.abs(coords)))
+        if abs(coords[k]) < 1 - 1e-6:
+            out.append(m)
+            continue
+        sign = float(np.sign(coords[k])) * (1.0 if host.body_a == m.body_a else -1.0)  # reversed sides: reversed
+        drives = tuple(replace(d, axis=k, velocity_target=sign * d.velocity_target) for d in m.drives
+                       if d.velocity_target is not None)
+        out[out.index(host)] = replace(host, drives=host.drives + drives)
+    return out
+
+
+def _frame_world(j: Joint, world: list[np.ndarray]) -> np.ndarray:
+    w = (world[j.body_a] if j.body_a is not None else np.eye(4)) @ _pose(j.frame_a)
+    w[:3, :3] /= np.linalg.norm(w[:3, :3], axis=0)
+    return w
