@@ -26,7 +26,8 @@ done = bpy.ops.extensions.package_install_files(filepath=sys.argv[1], repo="user
 import gltf_physics
 bpy.ops.import_scene.gltf(filepath=sys.argv[2])
 bodies = sum(1 for o in bpy.context.scene.objects if o.rigid_body is not None and o.get("gltf_physics_proxy") is None)
-joints = sum(1 for o in bpy.context.scene.objects if o.rigid_body_constraint is not None)
+joints = sum(1 for o in bpy.context.scene.objects
+             if o.rigid_body_constraint is not None and o.rigid_body_constraint.type != "MOTOR")
 bpy.ops.export_scene.gltf(filepath=sys.argv[3], export_format="GLTF_SEPARATE")
 print("RESULT " + json.dumps({"install": sorted(done), "addons": list(bpy.context.preferences.addons.keys()),
                               "package": gltf_physics.__file__, "bodies": bodies, "joints": joints}))
