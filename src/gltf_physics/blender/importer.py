@@ -26,10 +26,9 @@ from ..geometry.hulls import convex_hull
 from ..geometry.tessellation import shape_points
 from ..gltf.document import Document
 from ..gltf.meshes import mesh_triangles, node_triangles
-from ..gltf.transforms import quat_to_matrix
 from ..model import Box, Capsule, Cylinder, MeshShape, MotionType, PhysicsScene, Plane, Sphere
 from . import keep
-from .axes import C, frame_to_blender, node_to_blender, to_blender_vector
+from .axes import C, node_to_blender, to_blender_vector
 from .joints import blender_constraints
 
 PROXY = "gltf_physics_proxy"  # custom property: the shape kind of a proxy (marks it)
@@ -276,7 +275,7 @@ def _rigid(*objs: Any) -> list[Any]:
 
 
 def parent_node(importer: _Importer, obj: Any) -> int:
-    """The node index of an imported object."""
+    """The node index of an imported object (a body's or a static collider's)."""
     return next(n for n, o in importer.objects.items() if o == obj)
 
 
@@ -357,12 +356,4 @@ def _matrix(m: np.ndarray) -> Any:
     return Matrix([list(map(float, row)) for row in m])
 
 
-def pose_matrix(translation: Any, rotation: Any) -> np.ndarray:
-    """A 4×4 from a translation and an xyzw quaternion."""
-    m = np.eye(4)
-    m[:3, :3] = quat_to_matrix(rotation)
-    m[:3, 3] = translation
-    return m
-
-
-__all__ = ["ImportResult", "apply", "frame_to_blender", "pose_matrix"]
+__all__ = ["ANCHOR", "MASS_SET", "NODE", "OWN_MESH", "PROXY", "ImportResult", "add_constraint", "apply"]
