@@ -333,3 +333,19 @@ def test_blenders_gravity_goes_out_and_comes_back(empty: Any, tmp_path: Path) ->
     bpy.context.scene.gravity = (0.0, 0.0, -9.81)
     gpb.import_file(tmp_path / "moon.gltf")
     assert tuple(bpy.context.scene.gravity) == pytest.approx((0.0, 0.0, -3.0))
+
+
+def test_unreadable_physics_imports_the_meshes_and_names_the_pointer(empty: Any, tmp_path: Path,
+                                                                     capfd: Any) -> None:
+    gltf = {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"],
+            "scene": 0, "scenes": [{"nodes": [0]}],
+            "nodes": [{"name": "Lost", "extensions": {"KHR_physics_rigid_bodies": {
+                "collider": {"geometry": {"shape": 9}}}}}],  # no shape 9
+            "extensions": {"KHR_implicit_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 1}}]}}}
+    path = tmp_path / "broken.gltf"
+    path.write_text(json.dumps(gltf))
+    assert gpb.import_file(path) is None
+    assert "Lost" in bpy.data.objects and bpy.data.objects["Lost"].rigid_body is None
+    printed = capfd.readouterr().out
+    assert ("/nodes/0/extensions/KHR_physics_rigid_bodies/collider/geometry/shape: 'shape' index 9 is outside 0..0; "
+            "imported without physics") in printed

@@ -42,7 +42,8 @@ def disable() -> None:
 
 def import_file(path: str | Path, **options: Any) -> Any:
     """Import a glTF with its physics through Blender's importer (``options``: the operator's); returns the
-    physics import's result (:class:`~gltf_physics.blender.importer.ImportResult`)."""
+    physics import's result (:class:`~gltf_physics.blender.importer.ImportResult`), ``None`` when the file's
+    physics could not be read at all (the report names the JSON pointer; the meshes are imported)."""
     import bpy
 
     enable()

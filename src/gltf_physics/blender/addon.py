@@ -94,10 +94,15 @@ class glTF2ImportUserExtension:
             return
         from ..api import load
         from ..dialects import read_scene
+        from ..gltf.errors import GltfError
         from .importer import apply
 
-        doc = load(gltf.filename)
-        scene = read_scene(doc)
+        try:
+            doc = load(gltf.filename)
+            scene = read_scene(doc)
+        except GltfError as e:  # the meshes are in; physics that cannot be read at all is left out, said once
+            gltf.log.warning(f"glTF physics: {e}; imported without physics", popup=True)
+            return
         objects = {i: v.blender_object for i, v in gltf.vnodes.items()
                    if isinstance(i, int) and getattr(v, "blender_object", None) is not None}
         result = apply(doc, scene, objects)
