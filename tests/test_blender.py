@@ -349,3 +349,38 @@ def test_unreadable_physics_imports_the_meshes_and_names_the_pointer(empty: Any,
     printed = capfd.readouterr().out
     assert ("/nodes/0/extensions/KHR_physics_rigid_bodies/collider/geometry/shape: 'shape' index 9 is outside 0..0; "
             "imported without physics") in printed
+
+
+def _extents(obj: Any) -> tuple[float, ...]:
+    co = np.empty(len(obj.data.vertices) * 3)
+    obj.data.vertices.foreach_get("co", co)
+    co = co.reshape(-1, 3)
+    return tuple((co.max(axis=0) - co.min(axis=0)).tolist())
+
+
+def test_collision_shapes_have_the_files_sizes(empty: Any) -> None:
+    path = fixture_path("KHR_physics_rigid_bodies/gen3-implicit-shapes/ShapeTypes/ShapeTypes.gltf")
+    gltf = json.loads(path.read_text())
+    shapes = gltf["extensions"]["KHR_implicit_shapes"]["shapes"]
+    gpb.import_file(path)
+    want = {}  # node name → (Blender shape, extents in Blender's local X, Y, Z: glTF's X, Z, Y)
+    for node in gltf["nodes"]:
+        geometry = node.get("extensions", {}).get("KHR_physics_rigid_bodies", {}).get("collider", {}).get("geometry")
+        if not geometry or "shape" not in geometry:
+            continue
+        s = shapes[geometry["shape"]]
+        p = s[s["type"]]
+        if s["type"] == "box":
+            want[node["name"]] = ("BOX", (p["size"][0], p["size"][2], p["size"][1]))
+        elif s["type"] == "sphere":
+            want[node["name"]] = ("SPHERE", (2 * p["radius"],) * 3)
+        else:
+            r = max(p["radiusBottom"], p["radiusTop"])
+            tall = p["height"] + (p["radiusBottom"] + p["radiusTop"] if s["type"] == "capsule" else 0)
+            same = p["radiusBottom"] == p["radiusTop"]
+            want[node["name"]] = (s["type"].upper() if same else "CONVEX_HULL", (2 * r, 2 * r, tall))
+    assert len(want) == 10
+    for name, (kind, size) in want.items():
+        proxy = next(o for o in bpy.data.objects if o.get("gltf_physics_node") == name)
+        assert proxy.rigid_body.collision_shape == kind, name
+        assert _extents(proxy) == pytest.approx(size, rel=REL), name
