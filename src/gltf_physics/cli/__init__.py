@@ -25,7 +25,8 @@ from . import common
 _USAGE = 2  # click's exit code for a usage error (a bad, missing or unknown option or argument)
 
 # Every command, in the order `--help` lists them; each lives in the module of its name (cli/<name>.py).
-COMMANDS = ("info", "validate", "convert", "simulate", "view", "plot", "compare", "batch", "sweep", "add")
+COMMANDS = ("info", "validate", "convert", "simulate", "view", "plot", "compare", "batch", "sweep", "add",
+            "blender-extension")
 
 
 def build_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
@@ -37,11 +38,11 @@ def build_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
                       "(OMI_physics_* and KHR_physics_rigid_bodies, every generation).")
     app.callback()(common.top_level)
     for name in names:
-        module = importlib.import_module(f".{name}", __name__)
+        module = importlib.import_module(f".{name.replace('-', '_')}", __name__)  # blender-extension: _
         if name == "batch":  # a group of subcommands
             app.add_typer(module.app, name=name)
         else:
-            app.command()(getattr(module, name))
+            app.command()(getattr(module, name.replace("-", "_")))
     return app
 
 
