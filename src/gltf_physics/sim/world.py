@@ -27,7 +27,9 @@ from ..geometry.placement import MeshSource, document_mesh_source
 from ..model import PhysicsScene
 from .engine import CONTROLLED, Engine, engine_class
 from .errors import SimulationError, engine_failures, value_reason
+from .object_model import ObjectModel, trs_target
 from .preflight import check_scene
+from .queries import RayHit
 from .recording import Recording
 
 # World's keywords (from_file lists them when given another)
@@ -85,6 +87,7 @@ class World:
         nodes = list(self.engine.moving_nodes)
         self.nodes = np.asarray(nodes, dtype=np.int64)
         self.names = _node_names(scene, nodes)  # glTF node names of ``nodes`` ("" where unnamed)
+        self.object_model = ObjectModel(self)
         self.recording: Recording | None = None
         if record:
             self.recording = Recording(nodes, self.names)
@@ -252,7 +255,55 @@ class World:
         """
         self.engine.push(node, force, point)
 
+    def get(self, pointer: str) -> Any:
+        """The value of a glTF Object Model pointer now: node TRS (where bodies have taken them), body
+        velocities (node space) and mass, and every pointer :meth:`set` takes (the last value set, else the
+        file's); ``sim/object_model.py``. Raises SimulationError (naming the pointer) when it cannot be read.
+
+        Example:
+            >>> world.get("/nodes/3/translation")[1]   # the ball's height now
+        """
+        try:
+            return self.object_model.get(pointer)
+        except SimulationError as e:
+            e.pointer = pointer
+            raise
+
+    def apply_impulse(self, node: int, linear: Any, angular: Any = (0.0, 0.0, 0.0)) -> None:
+        """Change a dynamic body's velocities now by a world linear impulse (N·s) at its centre of mass
+        (Δv = J/m) and a world angular impulse (N·m·s); what ``rigid_body/applyImpulse`` does.
+
+        Raises SimulationError when ``node`` is not a dynamic body.
+
+        Example:
+            >>> world.apply_impulse(3, [0, 10, 0])
+        """
+        self.engine.apply_impulse(node, linear, angular)
+
+    def apply_point_impulse(self, node: int, impulse: Any, point: Any) -> None:
+        """Change a dynamic body's velocities now by a world impulse (N·s) at a world point (m): Δv = J/m,
+        Δω = I⁻¹ (r × J); what ``rigid_body/applyPointImpulse`` does.
+
+        Example:
+            >>> world.apply_point_impulse(3, [0, 0, 1], world.pose(3)[0] + [0.5, 0, 0])
+        """
+        self.engine.apply_point_impulse(node, impulse, point)
+
+    def ray_cast(self, start: Any, end: Any, filter_index: int | None = None) -> RayHit | None:
+        """The closest solid collider on the world segment ``start``→``end`` (triggers are not hit), seen as a
+        collider with the file's collision filter ``filter_index`` would see it (None or negative: every
+        collider); a :class:`~gltf_physics.sim.queries.RayHit` (node, point, normal, fraction) or None.
+
+        Example:
+            >>> world.ray_cast([0, 10, 0], [0, -10, 0]).node
+        """
+        return self.engine.ray_cast(start, end, filter_index)
+
     def _apply(self, pointer: str, value: Any) -> None:
+        trs = trs_target(pointer)
+        if trs is not None:
+            self.object_model.set_trs(*trs, value)
+            return
         target = pointers.resolve(pointer)
         if target.kind == "motion":
             self.engine.set_motion(target.index, target.field, value)
@@ -262,6 +313,7 @@ class World:
             self.engine.set_controlled(target.kind, target.index, target.field, value)
         else:
             raise SimulationError(f"{target.kind} properties are not simulated")
+        self.object_model.values[pointer] = value  # read back by get()
 
     def _set_joint(self, target: pointers.Target, value: Any) -> None:
         driver = self.engine.joints
