@@ -1,0 +1,7 @@
+"""The `animation/*` operations."""
+
+from __future__ import annotations
+
+from .spec import table
+
+TABLE = table()

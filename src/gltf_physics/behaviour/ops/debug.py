@@ -1,0 +1,7 @@
+"""The `debug/*` operations."""
+
+from __future__ import annotations
+
+from .spec import table
+
+TABLE = table()

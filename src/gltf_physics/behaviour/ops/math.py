@@ -1,0 +1,7 @@
+"""The `math/*` operations."""
+
+from __future__ import annotations
+
+from .spec import table
+
+TABLE = table()

@@ -1,0 +1,7 @@
+"""The `pointers/*` operations."""
+
+from __future__ import annotations
+
+from .spec import table
+
+TABLE = table()

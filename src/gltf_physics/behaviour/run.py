@@ -1,0 +1,306 @@
+"""The interpreter: compiles a :class:`~.model.Graph` into linked run-time nodes and runs its events.
+
+Tick model (documented in docs/behaviour.md): ``start()`` fires every ``event/onStart`` node in JSON order.
+Each ``tick(time_since_start, dt)`` then, in this order: delivers the custom events sent during the previous
+tick, runs the delayed activations that are due (in due-time order), advances variable and pointer
+interpolations, and fires every ``event/onTick`` node. Each of those activations is an *entry*: its flow chain
+runs to the end before the next entry starts. ``activation_budget`` bounds the activations of one ``start`` or
+``tick`` (and one ``fire``/``send``): a graph that loops without end stops with one error line.
+
+A run-time error stops the graph (``errors`` gets one line naming the node's pointer); the runner never raises
+out of ``start``/``tick``/``fire``/``send``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import GraphError
+from .host import Host
+from .model import Graph, GraphNode
+from .ops import OPS
+from .ops.spec import OpSpec
+from .values import convert, default
+
+DEFAULT_BUDGET = 1_000_000
+NOOP = OpSpec("noop")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One ``logs``/``errors`` entry: the graph time and a one-line message (naming the node's pointer)."""
+
+    time: float
+    message: str
+    pointer: str = ""
+
+    def __str__(self) -> str:
+        return f"t={self.time:.4f} {self.message}" + (f" ({self.pointer})" if self.pointer else "")
+
+
+class RNode:
+    """A compiled node: its operation's callables, inline values, links resolved to nodes, state and outputs."""
+
+    __slots__ = ("compute", "config", "consts", "flows", "index", "links", "op", "out", "pointer", "run",
+                 "source", "spec", "state")
+
+    def __init__(self, source: GraphNode, spec: OpSpec) -> None:
+        self.index = source.index
+        self.op = source.op
+        self.spec = spec
+        self.pointer = source.pointer
+        self.config: dict[str, Any] = source.configuration
+        self.consts: dict[str, Any] = {}
+        self.links: dict[str, tuple[RNode, str]] = {}
+        self.flows: dict[str, tuple[RNode, str]] = {}
+        self.out: dict[str, Any] = {}
+        self.state: dict[str, Any] = {}
+        self.compute = spec.compute
+        self.run = spec.run
+        self.source = source
+
+    def cfg(self, key: str, fallback: Any = None) -> Any:
+        """The first element of configuration ``key``'s value array (``fallback`` when absent)."""
+        value = self.config.get(key)
+        if isinstance(value, list) and value:
+            return value[0]
+        return fallback
+
+
+class GraphRunner:
+    """Runs one behaviour graph against a :class:`~.host.Host`.
+
+    Example:
+        >>> runner = GraphRunner(graph, DocumentHost(doc_json))
+        >>> runner.start(); runner.tick(1 / 60, 1 / 60)
+        >>> runner.variable("score"), [str(line) for line in runner.logs]
+    """
+
+    def __init__(self, graph: Graph, host: Host, *, activation_budget: int = DEFAULT_BUDGET) -> None:
+        self.graph = graph
+        self.host = host
+        self.budget = activation_budget
+        self.time = 0.0
+        self.ticks = 0
+        self.errors: list[Line] = []
+        self.logs: list[Line] = []
+        self.sent: list[tuple[int, dict[str, Any]]] = []  # every event/send, for the embedding application
+        self.stopped = False
+        self.count = 0
+        self.draft = graph.form != "current"
+        self.variables: list[Any] = [self._initial(v.type, v.value, v.pointer) for v in graph.variables]
+        self._var_names = {v.id: i for i, v in enumerate(graph.variables) if v.id is not None}
+        self._delays: list[tuple[float, int, RNode, int]] = []
+        self._delay_seq = 0
+        self.cancelled: set[int] = set()
+        self.interpolations: list[Any] = []  # objects with .step(runner) -> bool (True: finished)
+        self._pending_events: list[tuple[int, dict[str, Any]]] = []
+        self.nodes = [RNode(n, OPS.get(n.op, NOOP)) for n in graph.nodes]
+        self._link()
+        self.listeners: dict[str, list[RNode]] = {}
+        for node in self.nodes:
+            self.listeners.setdefault(node.op, []).append(node)
+            if node.spec.init is not None:
+                node.spec.init(self, node)
+
+    # ----- compile -------------------------------------------------------------------------------------------
+    def _initial(self, type_index: int | None, raw: list[Any] | None, pointer: str) -> Any:
+        signature = self.graph.type_name(type_index)
+        return default(signature) if raw is None else convert(signature, raw, pointer)
+
+    def _link(self) -> None:
+        nodes = self.nodes
+        count = len(nodes)
+        for node in nodes:
+            for socket, src in node.source.values.items():
+                if src.node is not None:
+                    if not 0 <= src.node < count:
+                        raise GraphError(f"value '{socket}' links to missing node {src.node}", src.pointer)
+                    node.links[socket] = (nodes[src.node], src.out_socket)
+                else:
+                    node.consts[socket] = self._initial(src.type, src.value, src.pointer)
+            for socket, link in node.source.flows.items():
+                if link.node is not None and 0 <= link.node < count:
+                    node.flows[socket] = (nodes[link.node], link.in_socket)
+            for socket, signature in node.spec.outputs.items():
+                node.out[socket] = default(signature if signature in _CONCRETE else "float")
+
+    # ----- evaluation ----------------------------------------------------------------------------------------
+    def get(self, node: RNode, socket: str) -> Any:
+        """The value of ``node``'s input ``socket``: inline, or the linked node's output (pure nodes recompute)."""
+        link = node.links.get(socket)
+        if link is None:
+            try:
+                return node.consts[socket]
+            except KeyError:
+                raise GraphError(f"{node.op} has no value for input '{socket}'", node.pointer) from None
+        src, out = link
+        compute = src.compute
+        values = compute(self, src) if compute is not None else src.out
+        try:
+            return values[out]
+        except KeyError:
+            raise GraphError(f"{src.op} has no output '{out}'", node.pointer) from None
+
+    def has_input(self, node: RNode, socket: str) -> bool:
+        """Whether ``node`` has an input ``socket`` (inline or linked)."""
+        return socket in node.consts or socket in node.links
+
+    def activate(self, node: RNode, socket: str) -> None:
+        """Activate ``node``'s output flow ``socket``: run the linked node's input flow (counting the budget)."""
+        link = node.flows.get(socket)
+        if link is None:
+            return
+        target, in_socket = link
+        self.count += 1
+        if self.count > self.budget:
+            raise GraphError(f"stopped after {self.budget} activations in one tick (a loop without end?)",
+                             target.pointer)
+        run = target.run
+        if run is not None:
+            run(self, target, in_socket)
+
+    # ----- entries -------------------------------------------------------------------------------------------
+    def _entry(self, call: Callable[[], None]) -> None:
+        if self.stopped:
+            return
+        try:
+            call()
+        except GraphError as err:
+            self._fail(err.message, err.pointer)
+        except RecursionError:
+            self._fail("the flow chain is too deep (a flow loop?)", "")
+        except Exception as exc:  # an operation's bug must not escape as a traceback into the simulation
+            self._fail(f"internal error ({type(exc).__name__}: {exc})", "")
+
+    def _fail(self, message: str, pointer: str) -> None:
+        self.errors.append(Line(self.time, message, pointer))
+        self.stopped = True
+
+    def _fire_nodes(self, nodes: list[RNode], outputs: dict[str, Any] | None = None) -> None:
+        for node in nodes:
+            if self.stopped:
+                return
+            if outputs:
+                node.out.update(outputs)
+            self._entry(lambda node=node: self.activate(node, "out"))
+
+    def start(self) -> None:
+        """Fire every ``event/onStart`` node, in JSON order."""
+        self.count = 0
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20000))
+        try:
+            self._fire_nodes(self.listeners.get("event/onStart", []))
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def tick(self, time_since_start: float, dt: float) -> None:
+        """One tick at graph time ``time_since_start``: pending custom events, due delays, interpolations, then
+        every ``event/onTick`` node."""
+        self.count = 0
+        self.time = time_since_start
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20000))
+        try:
+            self._tick(time_since_start, dt)
+        finally:
+            sys.setrecursionlimit(limit)
+        self.ticks += 1
+
+    def _tick(self, time_since_start: float, dt: float) -> None:
+        pending, self._pending_events = self._pending_events, []
+        for event, values in pending:
+            self._deliver(event, values)
+        delays = self._delays
+        while delays and delays[0][0] <= time_since_start + 1e-9 and not self.stopped:
+            _, token, node, _ = heapq.heappop(delays)
+            if token in self.cancelled:
+                self.cancelled.discard(token)
+                continue
+            node.state.setdefault("tokens", set()).discard(token)
+            self._entry(lambda node=node: self.activate(node, "done"))
+        if self.interpolations:
+            active = []
+            for item in self.interpolations:
+                finished = [False]
+                self._entry(lambda item=item, finished=finished: finished.__setitem__(0, item.step(self)))
+                if not finished[0] and not item.cancelled:
+                    active.append(item)
+            self.interpolations = [i for i in active if not i.cancelled]
+        first = self.ticks == 0
+        outputs = {"timeSinceStart": 0.0 if first else time_since_start,
+                   "timeSinceLastTick": float("nan") if first else dt}
+        self._fire_nodes(self.listeners.get("event/onTick", []), outputs)
+
+    def schedule(self, node: RNode, duration: float) -> int:
+        """Schedule ``node``'s ``done`` flow after ``duration`` seconds; returns the delay's id."""
+        self._delay_seq += 1
+        token = self._delay_seq
+        heapq.heappush(self._delays, (self.time + duration, token, node, token))
+        return token
+
+    def fire(self, op: str, outputs: dict[str, Any], match: Callable[[GraphNode], bool] | None = None) -> None:
+        """Fire every event node of ``op`` (in JSON order) whose node ``match`` accepts, with ``outputs`` set."""
+        self.count = 0
+        nodes = [n for n in self.listeners.get(op, []) if match is None or match(n.source)]
+        self._fire_nodes(nodes, outputs)
+
+    # ----- custom events -------------------------------------------------------------------------------------
+    def event_index(self, event: int | str) -> int:
+        """The index of custom event ``event`` (its index or its id)."""
+        if isinstance(event, int):
+            if 0 <= event < len(self.graph.events):
+                return event
+        else:
+            for i, ev in enumerate(self.graph.events):
+                if ev.id == event:
+                    return i
+        raise GraphError(f"no custom event {event!r}")
+
+    def send(self, event: int | str, values: dict[str, Any] | None = None) -> None:
+        """Deliver custom event ``event`` (index or id) from Python now: every matching ``event/receive`` runs."""
+        self.count = 0
+        self._deliver(self.event_index(event), values or {})
+
+    def queue_event(self, event: int, values: dict[str, Any]) -> None:
+        """An ``event/send`` from the graph: recorded in ``sent``, delivered at the next tick."""
+        self.sent.append((event, values))
+        self._pending_events.append((event, values))
+
+    def _deliver(self, event: int, values: dict[str, Any]) -> None:
+        definition = self.graph.events[event]
+        base = {name: self._initial(t, raw, definition.pointer) for name, (t, raw) in definition.values.items()}
+        base.update(values)
+        nodes = [n for n in self.listeners.get("event/receive", []) if n.cfg("event") == event]
+        self._fire_nodes(nodes, base)
+
+    # ----- variables -----------------------------------------------------------------------------------------
+    def variable_index(self, name_or_index: int | str) -> int:
+        """The index of custom variable ``name_or_index``."""
+        if isinstance(name_or_index, int) and 0 <= name_or_index < len(self.variables):
+            return name_or_index
+        if name_or_index in self._var_names:
+            return self._var_names[name_or_index]  # type: ignore[index]
+        raise GraphError(f"no custom variable {name_or_index!r}")
+
+    def variable(self, name_or_index: int | str) -> Any:
+        """A custom variable's current value (by index or id)."""
+        return self.variables[self.variable_index(name_or_index)]
+
+    def set_variable(self, name_or_index: int | str, value: Any) -> None:
+        """Set a custom variable from Python."""
+        self.variables[self.variable_index(name_or_index)] = value
+
+    def log(self, message: str, node: RNode | None = None) -> None:
+        """A ``debug/log`` line: kept in ``logs`` and passed to the host."""
+        self.logs.append(Line(self.time, message, node.pointer if node is not None else ""))
+        self.host.log(message)
+
+
+_CONCRETE = frozenset({"bool", "int", "float", "float2", "float3", "float4", "float2x2", "float3x3", "float4x4",
+                       "ref"})
