@@ -54,9 +54,16 @@ class ObjectModel:
         self.doc = doc
         nodes = doc.get("nodes")
         self.nodes: list[Any] = nodes if isinstance(nodes, list) else []
-        self.parent_of = parents(doc) if self.nodes else []
+        self._parent_of: list[int | None] | None = None  # built on first use: a plain run never reads it
         self.values: dict[str, Any] = {}  # pointer → the last value World.set applied
         self.trs: dict[int, dict[str, tuple[float, ...]]] = {}  # node → TRS components set on it
+
+    @property
+    def parent_of(self) -> list[int | None]:
+        """Every node's parent (None: a root)."""
+        if self._parent_of is None:
+            self._parent_of = parents(self.doc) if self.nodes else []
+        return self._parent_of
 
     # -- reading -------------------------------------------------------------------------------------
     def get(self, pointer: str) -> Any:

@@ -33,7 +33,8 @@ from .queries import RayHit
 from .recording import Recording
 
 # World's keywords (from_file lists them when given another)
-OPTIONS = ("rate", "substeps", "gravity", "density", "record", "mesh_source", "threads", "engine", "articulations")
+OPTIONS = ("rate", "substeps", "gravity", "density", "record", "mesh_source", "threads", "engine", "articulations",
+           "graph")
 
 
 class World:
@@ -56,6 +57,8 @@ class World:
         threads: engine worker threads (``None``: Rapier's default).
         engine: ``"rapier"`` (default), or ``"mujoco"`` (the ``[mujoco]`` extra: the scene written as MJCF and
             run by MuJoCo).
+        graph: the KHR_interactivity behaviour graph to run with the physics (docs/behaviour.md): None (default)
+            the document's default graph when it has one, an int that graph, False none.
         articulations: (Rapier) joint trees whose limits and drives are native on Rapier's multibodies go there
             (exact chain lengths, drives and soft limits with the articulated inertia; docs/semantics.md); False keeps
             every joint on impulse joints (measured 3–5× cheaper per step for long hard-limit chains, which then
@@ -70,7 +73,8 @@ class World:
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                  record: bool = False, mesh_source: MeshSource | None = None,
-                 threads: int | None = None, engine: str = "rapier", articulations: bool = True) -> None:
+                 threads: int | None = None, engine: str = "rapier", articulations: bool = True,
+                 graph: int | bool | None = None) -> None:
         self.scene = scene
         self.rate = float(rate)
         self.engine_name = engine
@@ -88,6 +92,8 @@ class World:
         self.nodes = np.asarray(nodes, dtype=np.int64)
         self.names = _node_names(scene, nodes)  # glTF node names of ``nodes`` ("" where unnamed)
         self.object_model = ObjectModel(self)
+        self.graph_errors: list[str] = []  # why the selected graph was refused (it then does not run)
+        self._driver = _graph_driver(self, graph)  # None: no behaviour graph runs (the plain path)
         self.recording: Recording | None = None
         if record:
             self.recording = Recording(nodes, self.names)
@@ -98,7 +104,7 @@ class World:
                   gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                   record: bool = False, mesh_source: MeshSource | None = None,
                   threads: int | None = None, engine: str = "rapier", articulations: bool = True,
-                  **unknown: Any) -> World:
+                  graph: int | bool | None = None, **unknown: Any) -> World:
         """Load a .gltf or .glb and build its World; the options are the constructor's (see :class:`World`).
 
         Raises GltfError (naming the file and JSON pointer) when the file cannot be read, and TypeError
@@ -117,7 +123,17 @@ class World:
 
         return cls(read_scene(load(path)), rate=rate, substeps=substeps, gravity=gravity, density=density,
                    record=record, mesh_source=mesh_source, threads=threads, engine=engine,
-                   articulations=articulations)
+                   articulations=articulations, graph=graph)
+
+    @property
+    def graph(self) -> Any:
+        """The running behaviour graph's :class:`~gltf_physics.behaviour.run.GraphRunner` (None: none runs):
+        ``variable(name)``, ``set_variable``, ``send(event, values)``, ``logs``, ``errors``.
+
+        Example:
+            >>> world = gp.World.from_file("door.gltf"); world.run(2.0); world.graph.variable("opened")
+        """
+        return self._driver.runner if self._driver is not None else None
 
     @property
     def time(self) -> float:
@@ -149,6 +165,8 @@ class World:
         with engine_failures(self.time):
             self.engine.step()
         self.step_count += 1
+        if self._driver is not None:  # trigger events, then the tick (docs/behaviour.md)
+            self._driver.after_step()
         if self.recording is not None:
             self.recording.append(self.time, self.engine.read_poses())
 
@@ -364,6 +382,32 @@ class World:
         self.step_count = steps
         if self.recording is not None:
             self.recording.truncate(frames)
+
+
+def _graph_driver(world: World, selector: int | bool | None) -> Any:
+    """The behaviour graph's driver (``behaviour/world_host.py``), started; None without one. A document
+    without KHR_interactivity never imports the graph room."""
+    doc = world.scene.document.json if world.scene.document is not None else {}
+    ext = doc.get("extensions")
+    if selector is False or not (isinstance(ext, dict) and "KHR_interactivity" in ext):
+        if isinstance(selector, int) and not isinstance(selector, bool):
+            raise SimulationError(f"graph {selector} does not exist (the file has no behaviour graph)")
+        return None
+    from ..behaviour.errors import GraphError
+    from ..behaviour.world_host import attach
+
+    from ..behaviour.world_host import GraphRefused
+
+    try:
+        driver = attach(world, selector)
+    except GraphRefused as e:  # an invalid graph is reported and not run; the physics runs
+        world.graph_errors = list(e.problems)
+        return None
+    except GraphError as e:
+        raise SimulationError(str(e)) from None
+    if driver is not None:
+        driver.start()
+    return driver
 
 
 def _node_names(scene: PhysicsScene, wanted: list[int]) -> list[str]:
