@@ -394,9 +394,7 @@ def _graph_driver(world: World, selector: int | bool | None) -> Any:
             raise SimulationError(f"graph {selector} does not exist (the file has no behaviour graph)")
         return None
     from ..behaviour.errors import GraphError
-    from ..behaviour.world_host import attach
-
-    from ..behaviour.world_host import GraphRefused
+    from ..behaviour.world_host import GraphRefused, attach
 
     try:
         driver = attach(world, selector)
