@@ -1,7 +1,32 @@
-"""The `types/*` operations."""
+"""The ``type/*`` conversions between bool, int and float, with the specification's float → int rule."""
 
 from __future__ import annotations
 
-from .spec import table
+import math
+from typing import Any
 
-TABLE = table()
+from ..values import wrap32
+from .spec import OpSpec, table
+
+
+def float_to_int(a: float) -> int:
+    """Truncate toward zero, wrap to 32 bits; zero, NaN and infinities give 0 (ECMAScript ``a | 0``)."""
+    if not math.isfinite(a):
+        return 0
+    return wrap32(int(a))
+
+
+def _unary(fn: Any) -> Any:
+    def compute(rt: Any, node: Any) -> dict[str, Any]:
+        return {"value": fn(rt.get(node, "a"))}
+    return compute
+
+
+TABLE = table(
+    OpSpec("type/boolToInt", {"a": "bool"}, {"value": "int"}, compute=_unary(lambda a: 1 if a else 0)),
+    OpSpec("type/boolToFloat", {"a": "bool"}, {"value": "float"}, compute=_unary(lambda a: 1.0 if a else 0.0)),
+    OpSpec("type/intToBool", {"a": "int"}, {"value": "bool"}, compute=_unary(lambda a: a != 0)),
+    OpSpec("type/intToFloat", {"a": "int"}, {"value": "float"}, compute=_unary(float)),
+    OpSpec("type/floatToBool", {"a": "float"}, {"value": "bool"}, compute=_unary(lambda a: not (a == 0 or a != a))),
+    OpSpec("type/floatToInt", {"a": "float"}, {"value": "int"}, compute=_unary(float_to_int)),
+)
