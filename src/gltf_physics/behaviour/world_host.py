@@ -54,6 +54,11 @@ class WorldHost:
         value = self._call(self.world.get, pointer)
         if isinstance(value, list):
             return tuple(float(v) for v in value)
+        kind = self.pointer_type(pointer)  # a file's 1 read as a float pointer is 1.0
+        if kind == "float" and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if kind == "int" and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return int(value)
         return value
 
     def set_pointer(self, pointer: str, value: Any) -> None:
@@ -214,7 +219,7 @@ class GraphRefused(GraphError):
 
 
 def refusals(graph: Any, doc: dict[str, Any]) -> list[str]:
-    """The errors that keep ``graph`` from running: the physics operations' checks (KRB-13, KRB-14), and the graph
+    """The errors that keep ``graph`` from running: the physics operations' checks (KRBI-1, KRBI-2), and the graph
     validator's errors where the graph room has one (``behaviour.check``)."""
     from .ops import OPS
 

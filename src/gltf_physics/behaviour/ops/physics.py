@@ -10,8 +10,8 @@
   world once per collider entering or leaving, with ``colliderNodeIndex`` and ``motionNodeIndex`` (−1 when the
   collider has no motion).
 
-Their checks (rule ids in docs/rules.md): KRB-13, the ``nodeIndex`` of a trigger event names a node with a
-``trigger``; KRB-14, no two event nodes of the same kind share a ``nodeIndex``.
+Their checks (rule ids in docs/rules.md): KRBI-1, the ``nodeIndex`` of a trigger event names a node with a
+``trigger``; KRBI-2, no two event nodes of the same kind share a ``nodeIndex``.
 """
 
 from __future__ import annotations
@@ -111,23 +111,34 @@ def trigger_nodes(doc_json: dict[str, Any]) -> set[int]:
 
 def _check_trigger_event(graph: Any, node: Any, emit: Callable[..., None], doc: Any = None,
                          **_context: Any) -> None:
-    """KRB-13 (nodeIndex names a trigger node) and KRB-14 (no earlier event node of this kind on it)."""
+    """KRBI-1 (nodeIndex names a trigger node) and KRBI-2 (no earlier event node of this kind on it)."""
     index = configured_index(node.configuration)
     where = f"{node.pointer}/configuration/nodeIndex"
     if index is None:
-        emit("KRB-13", where, f"{node.op} needs an int nodeIndex configuration naming a trigger node")
+        emit("KRBI-1", where, f"{node.op} needs an int nodeIndex configuration naming a trigger node")
         return
     doc_json = getattr(doc, "json", doc)
     if isinstance(doc_json, dict):
         count = len(doc_json.get("nodes") or []) if isinstance(doc_json.get("nodes"), list) else 0
         if not 0 <= index < count:
-            emit("KRB-13", where, f"nodeIndex {index} is not a node (the file has {count})")
+            emit("KRBI-1", where, f"nodeIndex {index} is not a node (the file has {count})")
         elif index not in trigger_nodes(doc_json):
-            emit("KRB-13", where, f"node {index} has no trigger: {node.op} never fires")
+            emit("KRBI-1", where, f"node {index} has no trigger: {node.op} never fires")
     earlier = next((n for n in graph.nodes[:node.index] if n.op == node.op
                     and configured_index(n.configuration) == index), None)
     if earlier is not None:
-        emit("KRB-14", where, f"a second {node.op} on node {index} (node {earlier.index} already listens there)")
+        emit("KRBI-2", where, f"a second {node.op} on node {index} (node {earlier.index} already listens there)")
+
+
+def check_document(doc_json: dict[str, Any], emit: Callable[..., None]) -> None:
+    """KRBI-1 and KRBI-2 over every graph of ``doc_json``'s KHR_interactivity (what ``validate`` reports)."""
+    from ..read import read_interactivity
+
+    interactivity = read_interactivity(doc_json)
+    for graph in interactivity.graphs if interactivity is not None else []:
+        for node in graph.nodes:
+            if node.op in TRIGGER_EVENTS:
+                _check_trigger_event(graph, node, emit, doc=doc_json)
 
 
 _VECTOR_OUT = {"hitNodeIndex": "int", "hitFraction": "float", "hitNormal": "float3"}
