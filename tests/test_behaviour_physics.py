@@ -6,15 +6,16 @@ impulse, a trigger that switches gravity off, a ray that picks which body to pus
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 from pathlib import Path
 from typing import Any
 
-import behaviour_scenes as bs
 import pytest
 from typer.testing import CliRunner
 
+import behaviour_scenes as bs
 from gltf_physics.behaviour.build import GraphBuilder
 from gltf_physics.cli import app
 
@@ -107,7 +108,7 @@ def test_trigger_switches_gravity_off(tmp_path: Path) -> None:
     assert events[0] == {"time": enter_time, "event": "enter", "trigger": zone, "node": ball}
     times = sorted(t for t in frames if t > enter_time + 2 / RATE)
     ys = [frames[t][ball][1] for t in times]
-    steps = [a - b for a, b in zip(ys, ys[1:], strict=False)]
+    steps = [a - b for a, b in itertools.pairwise(ys)]
     assert max(steps) - min(steps) < 1e-5  # no more acceleration: a constant fall per step
     assert steps[0] == pytest.approx(G * (enter_time + 1 / RATE) / RATE, rel=0.02)  # the speed it had on entry
     plain, _ = _simulate(tmp_path, doc, "--no-graph", duration=1.5)
