@@ -256,3 +256,35 @@ def test_no_graph_trace_is_byte_identical(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         out.append(trace.read_bytes())
     assert out[0] == out[1]
+
+
+def test_info_summarises_each_graph(tmp_path: Path) -> None:
+    doc, (box,) = _floating()
+    zone = bs.add_trigger(doc, (0.0, 5.0, 0.0), bs.box(1.0))
+    g = GraphBuilder()
+    g.variable("score", 0)
+    g.event("launched", speed=1.0)
+    enter = g.node("event/rigid_body_triggerEntered", configuration={"nodeIndex": zone})
+    push = g.node("rigid_body/applyImpulse", nodeIndex=g.out(enter, "motionNodeIndex"), linearImpulse=(0, 1, 0))
+    g.flow(enter, "out", push)
+    tick = g.node("event/onTick")
+    g.flow(tick, "out", g.node("debug/log", configuration={"message": "tick"}))
+    g.node("math/add", a=1.0, b=2.0)
+    g.attach(doc)
+    src = tmp_path / "graph.gltf"
+    src.write_text(json.dumps(doc), encoding="utf-8")
+    result = CliRunner().invoke(app, ["info", str(src), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["graphs"] == [{
+        "graph": 0, "default": True, "form": "current", "nodes": 5,
+        "domains": {"debug": 1, "event": 2, "math": 1, "rigid_body": 1},
+        "events": {"event/onTick": 1, "event/rigid_body_triggerEntered": 1},
+        "customEvents": ["launched"], "variables": ["score"],
+        "physics": {"event/rigid_body_triggerEntered": 1, "rigid_body/applyImpulse": 1}, "triggers": [zone]}]
+    text = CliRunner().invoke(app, ["info", str(src)]).output
+    assert "  graph 0 (default): 5 nodes, current form" in text
+    assert f"    physics: event/rigid_body_triggerEntered 1, rigid_body/applyImpulse 1 (triggers on nodes {zone})" \
+        in text
+    plain = tmp_path / "plain.gltf"
+    plain.write_text(json.dumps(_floating()[0]), encoding="utf-8")
+    assert "graphs" not in json.loads(CliRunner().invoke(app, ["info", str(plain), "--json"]).output)
