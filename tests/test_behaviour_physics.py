@@ -259,7 +259,7 @@ def test_no_graph_trace_is_byte_identical(tmp_path: Path) -> None:
 
 
 def test_info_summarises_each_graph(tmp_path: Path) -> None:
-    doc, (box,) = _floating()
+    doc, _ = _floating()
     zone = bs.add_trigger(doc, (0.0, 5.0, 0.0), bs.box(1.0))
     g = GraphBuilder()
     g.variable("score", 0)
