@@ -15,6 +15,7 @@ due delays, interpolations, ``event/onTick`` with ``timeSinceStart`` = the World
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -168,6 +169,22 @@ class GraphDriver:
     def start(self) -> None:
         """``event/onStart``."""
         self.runner.start()
+
+    def state(self) -> tuple[GraphRunner, int, dict[int, dict[str, float]]]:
+        """A copy of the graph's whole run state (variables, delays, interpolations, node states, logs), for
+        :meth:`restore` (``World.snapshot``)."""
+        host = self.runner.host
+        keep = {id(host): host, id(self.runner.graph): self.runner.graph, id(self.world): self.world}
+        return copy.deepcopy(self.runner, keep), self.seen, copy.deepcopy(host.animations)  # type: ignore[attr-defined]
+
+    def restore(self, state: tuple[GraphRunner, int, dict[int, dict[str, float]]]) -> None:
+        """Back to a :meth:`state` (which stays reusable)."""
+        runner, seen, animations = state
+        host = runner.host
+        self.runner = copy.deepcopy(runner, {id(host): host, id(runner.graph): runner.graph,
+                                             id(self.world): self.world})
+        self.seen = seen
+        host.animations = copy.deepcopy(animations)  # type: ignore[attr-defined]
 
     def after_step(self) -> None:
         """The step's trigger events, then the tick."""

@@ -361,13 +361,16 @@ class World:
 
     # -- snapshots -----------------------------------------------------------------------------------
     def snapshot(self) -> tuple[Any, ...]:
-        """The exact state now (engine bytes with trigger bookkeeping, step count, recording length), for
-        :meth:`restore`: a run continued from a restored snapshot repeats the original bit for bit.
+        """The exact state now (engine bytes with trigger bookkeeping, step count, recording length, the behaviour
+        graph's state, the values set), for :meth:`restore`: a run continued from a restored snapshot repeats the original bit for bit.
 
         Example:
             >>> state = world.snapshot(); world.run(1.0); world.restore(state)
         """
-        return self.engine.snapshot(), self.step_count, self.recording.count if self.recording else 0
+        graph = self._driver.state() if self._driver is not None else None  # the behaviour graph's run state
+        model = self.object_model
+        return (self.engine.snapshot(), self.step_count, self.recording.count if self.recording else 0,
+                (graph, dict(model.values), {n: dict(t) for n, t in model.trs.items()}))
 
     def restore(self, snap: tuple[Any, ...]) -> None:
         """Go back to a :meth:`snapshot` of this World: bodies, time, the recording (frames after it are
@@ -377,8 +380,12 @@ class World:
             >>> state = world.snapshot(); world.step(); world.restore(state); world.step_count
             0
         """
-        engine, steps, frames = snap
+        engine, steps, frames, (graph, values, trs) = snap
         self.engine.restore(engine)
+        if self._driver is not None and graph is not None:
+            self._driver.restore(graph)
+        self.object_model.values = dict(values)
+        self.object_model.trs = {n: dict(t) for n, t in trs.items()}
         self.step_count = steps
         if self.recording is not None:
             self.recording.truncate(frames)
