@@ -33,6 +33,7 @@ _DEFAULTS: dict[str, Any] = {
     "iridescenceThicknessMaximum": 400.0, "anisotropyStrength": 0.0, "anisotropyRotation": 0.0,
     "dispersion": 0.0,
 }
+_TEXTURE_TRANSFORM = {"offset": [0.0, 0.0], "rotation": 0.0, "scale": [1.0, 1.0]}
 _TYPES: dict[str, str] = {
     "translation": "float3", "rotation": "float4", "scale": "float3", "matrix": "float4x4",
     "globalMatrix": "float4x4", "baseColorFactor": "float4", "emissiveFactor": "float3", "color": "float3",
@@ -49,7 +50,11 @@ _FLOAT2_SCALE_PARENTS = frozenset({"KHR_texture_transform"})
 def _split(pointer: str) -> list[str]:
     if not pointer.startswith("/"):
         raise GraphError(f"bad pointer {pointer!r}")
-    return [p.replace("~1", "/").replace("~0", "~") for p in pointer[1:].split("/")]
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer[1:].split("/")]
+    # The draft exporter wrote /materials/N/extensions/pbrMetallicRoughness/…: read it as the core property.
+    if len(parts) > 3 and parts[0] == "materials" and parts[2:4] == ["extensions", "pbrMetallicRoughness"]:
+        parts = parts[:2] + parts[3:]
+    return parts
 
 
 class DocumentHost(BaseHost):
@@ -95,21 +100,22 @@ class DocumentHost(BaseHost):
             return self._node_special(int(parts[1]) if parts[1].isdigit() else -1, last)
         if len(parts) == 1 and last == "scene":
             return int(self.json.get("scene", 0))
+        if len(parts) >= 3 and parts[-2] == "KHR_texture_transform" and parts[-3] == "extensions":
+            texture, _ = self._walk(parts[:-2])  # the texture must exist; its transform defaults to identity
+            extensions = texture.get("extensions") if isinstance(texture, dict) else None
+            transform = extensions.get("KHR_texture_transform") if isinstance(extensions, dict) else None
+            transform = transform if isinstance(transform, dict) else {}
+            if last not in _TEXTURE_TRANSFORM:
+                raise GraphError(f"no property {pointer}")
+            return self._convert(parts, transform.get(last, _TEXTURE_TRANSFORM[last]))
         container, key = self._walk(parts)
         if isinstance(container, dict) and key not in container:
-            if key not in _DEFAULTS or not self._owner_exists(parts):
+            if key not in _DEFAULTS:
                 raise GraphError(f"no property {pointer}")
             raw = _DEFAULTS[key]
         else:
             raw = self._step(container, key)
         return self._convert(parts, raw)
-
-    def _owner_exists(self, parts: list[str]) -> bool:
-        try:
-            self._walk(parts)
-        except GraphError:
-            return False
-        return True
 
     def _convert(self, parts: list[str], raw: Any) -> Any:
         signature = self.pointer_type("/" + "/".join(parts))
@@ -174,8 +180,8 @@ class DocumentHost(BaseHost):
         last = parts[-1]
         if last.endswith(".length"):
             return "int"
-        if last == "scale" and len(parts) >= 2 and parts[-2] in _FLOAT2_SCALE_PARENTS:
-            return "float2"
+        if len(parts) >= 2 and parts[-2] in _FLOAT2_SCALE_PARENTS:
+            return {"scale": "float2", "offset": "float2", "rotation": "float"}.get(last)
         if last == "scale" and parts[0] == "materials":
             return "float"
         if last in _TYPES:
@@ -198,7 +204,7 @@ class DocumentHost(BaseHost):
             expected = "float"
         if expected is None or type_of(value) != expected:
             raise GraphError(f"{pointer} takes a {expected or 'supported'} value")
-        container, key = self._walk(parts)
+        container, key = self._walk_creating(parts)
         if isinstance(container, dict):
             if key not in container and key not in _DEFAULTS:
                 raise GraphError(f"no property {pointer}")
@@ -209,6 +215,17 @@ class DocumentHost(BaseHost):
             raise GraphError(f"no property {pointer}")
         if last in ("translation", "rotation", "scale") and parts[0] == "nodes":
             self._nodes()[int(parts[1])].pop("matrix", None)
+
+    def _walk_creating(self, parts: list[str]) -> tuple[Any, str]:
+        """As ``_walk``, creating a missing ``extensions`` / extension object on an existing object (setting a
+        texture's KHR_texture_transform offset adds the extension, as a viewer would)."""
+        obj: Any = self.json
+        for i, part in enumerate(parts[:-1]):
+            creatable = part == "extensions" or (i > 0 and parts[i - 1] == "extensions")
+            if isinstance(obj, dict) and part not in obj and creatable:
+                obj[part] = {}
+            obj = self._step(obj, part)
+        return obj, parts[-1]
 
     def value_size(self, signature: str) -> int:
         """The number of floats of ``signature``."""

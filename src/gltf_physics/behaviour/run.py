@@ -2,8 +2,8 @@
 
 Tick model (documented in docs/behaviour.md): ``start()`` fires every ``event/onStart`` node in JSON order.
 Each ``tick(time_since_start, dt)`` then, in this order: delivers the custom events sent during the previous
-tick, runs the delayed activations that are due (in due-time order), advances variable and pointer
-interpolations, and fires every ``event/onTick`` node. Each of those activations is an *entry*: its flow chain
+tick, advances variable and pointer interpolations, runs the delayed activations that are due (in due-time
+order), and fires every ``event/onTick`` node. Each of those activations is an *entry*: its flow chain
 runs to the end before the next entry starts. ``activation_budget`` bounds the activations of one ``start`` or
 ``tick`` (and one ``fire``/``send``): a graph that loops without end stops with one error line.
 
@@ -91,6 +91,7 @@ class GraphRunner:
         self.sent: list[tuple[int, dict[str, Any]]] = []  # every event/send, for the embedding application
         self.stopped = False
         self.count = 0
+        self.epoch = 0  # flow activations so far: math/random keeps its value while this is unchanged
         self.draft = graph.form != "current"
         self.variables: list[Any] = [self._initial(v.type, v.value, v.pointer) for v in graph.variables]
         self._var_names = {v.id: i for i, v in enumerate(graph.variables) if v.id is not None}
@@ -157,6 +158,7 @@ class GraphRunner:
             return
         target, in_socket = link
         self.count += 1
+        self.epoch += 1
         if self.count > self.budget:
             raise GraphError(f"stopped after {self.budget} activations in one tick (a loop without end?)",
                              target.pointer)
@@ -213,17 +215,15 @@ class GraphRunner:
         self.ticks += 1
 
     def _tick(self, time_since_start: float, dt: float) -> None:
+        # The tick's times are visible from its start: a delay due now reads this tick's timeSinceStart.
+        first = self.ticks == 0
+        outputs = {"timeSinceStart": 0.0 if first else time_since_start,
+                   "timeSinceLastTick": float("nan") if first else dt}
+        for node in self.listeners.get("event/onTick", ()):
+            node.out.update(outputs)
         pending, self._pending_events = self._pending_events, []
         for event, values in pending:
             self._deliver(event, values)
-        delays = self._delays
-        while delays and delays[0][0] <= time_since_start + 1e-9 and not self.stopped:
-            _, token, node, _ = heapq.heappop(delays)
-            if token in self.cancelled:
-                self.cancelled.discard(token)
-                continue
-            node.state.setdefault("tokens", set()).discard(token)
-            self._entry(lambda node=node: self.activate(node, "done"))
         if self.interpolations:
             active = []
             for item in self.interpolations:
@@ -232,10 +232,15 @@ class GraphRunner:
                 if not finished[0] and not item.cancelled:
                     active.append(item)
             self.interpolations = [i for i in active if not i.cancelled]
-        first = self.ticks == 0
-        outputs = {"timeSinceStart": 0.0 if first else time_since_start,
-                   "timeSinceLastTick": float("nan") if first else dt}
-        self._fire_nodes(self.listeners.get("event/onTick", []), outputs)
+        delays = self._delays
+        while delays and delays[0][0] <= time_since_start + 1e-9 and not self.stopped:
+            _, token, node, _ = heapq.heappop(delays)
+            if token in self.cancelled:
+                self.cancelled.discard(token)
+                continue
+            node.state.setdefault("tokens", set()).discard(token)
+            self._entry(lambda node=node: self.activate(node, "done"))
+        self._fire_nodes(self.listeners.get("event/onTick", []))
 
     def schedule(self, node: RNode, duration: float) -> int:
         """Schedule ``node``'s ``done`` flow after ``duration`` seconds; returns the delay's id."""

@@ -48,6 +48,15 @@ def _expected_values(raw: list[Any]) -> list[Any]:
     return [float(x) if isinstance(x, str) else x for x in raw]  # "NaN"/"Infinity" spelled as strings
 
 
+def verdict(runner: GraphRunner) -> str | None:
+    """The graph's own verdict: the last of its ``test/onSuccess`` / ``test/onFailed`` events ("success",
+    "failed"), or None when it sent neither."""
+    names = {"test/onSuccess": "success", "test/onFailed": "failed"}
+    said = [names[runner.graph.events[e].id] for e, _ in runner.sent  # type: ignore[index]
+            if runner.graph.events[e].id in names]
+    return said[-1] if said else None
+
+
 def run_test(glb: Path, spec_json: Path) -> tuple[list[SubResult], GraphRunner]:
     """Run ``glb`` and judge it with its ``test-Json`` description."""
     document = load(glb)
@@ -60,7 +69,6 @@ def run_test(glb: Path, spec_json: Path) -> tuple[list[SubResult], GraphRunner]:
     step = 1.0 / RATE
     t = 0.0
     while t < MAX_SECONDS and not runner.stopped:
-        t += step
         runner.tick(t, step)
         for event, values in runner.sent:
             if runner.graph.events[event].id == "test/onStart":
@@ -68,6 +76,7 @@ def run_test(glb: Path, spec_json: Path) -> tuple[list[SubResult], GraphRunner]:
                 duration = max(duration, d if isinstance(d, float) and math.isfinite(d) else 0.0)
         if t > duration + 0.5:
             break
+        t += step
     spec = json.loads(Path(spec_json).read_text())
     results = []
     for test in spec.get("tests", []):

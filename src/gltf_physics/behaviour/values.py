@@ -49,7 +49,7 @@ def wrap32(value: int) -> int:
 
 def _float(x: Any) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
-        if isinstance(x, str) and x.lower() in ("nan", "inf", "-inf", "infinity", "-infinity"):
+        if isinstance(x, str):  # the draft exporter writes some numbers as strings ("NaN", "Infinity", "-1")
             return float(x)
         raise ValueError(f"{x!r} is not a number")
     return float(x)
@@ -81,6 +81,12 @@ def convert(signature: str | None, raw: Any, pointer: str = "") -> Any:
         return Mat(values) if signature in MATRICES else values
     except (ValueError, OverflowError) as exc:
         raise GraphError(f"bad {signature} value {raw!r}: {exc}", pointer) from None
+
+
+def transpose(value: Mat) -> Mat:
+    """The same matrix with rows and columns swapped (the 2025 draft spells matrices row-major)."""
+    n = {4: 2, 9: 3, 16: 4}[len(value)]
+    return Mat(value[r * n + c] for c in range(n) for r in range(n))
 
 
 def type_of(value: Any) -> str:

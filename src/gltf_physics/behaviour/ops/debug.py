@@ -14,8 +14,9 @@ def _format(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return repr(value) if value != int(value) or abs(value) >= 1e16 else str(int(value)) \
-            if value == value and abs(value) != float("inf") else str(value)
+        if value != value or value in (float("inf"), float("-inf")) or not value.is_integer() or abs(value) >= 1e16:
+            return repr(value)
+        return str(int(value))
     if isinstance(value, tuple):
         return "[" + ", ".join(_format(v) for v in value) + "]"
     return "null" if value is None else str(value)

@@ -184,11 +184,12 @@ def _set_delay(rt: Any, node: Any, socket: str) -> None:
     token = rt.schedule(node, duration)
     tokens.add(token)
     node.out["lastDelay"] = token
+    node.out["lastDelayIndex"] = token  # the draft's name of the same output
     rt.activate(node, "out")
 
 
 def _cancel_delay(rt: Any, node: Any, socket: str) -> None:
-    delay = rt.get(node, "delay")
+    delay = rt.get(node, "delay" if rt.has_input(node, "delay") else "delayIndex")  # draft: delayIndex
     if isinstance(delay, int) and not isinstance(delay, bool):
         rt.cancelled.add(delay)
     rt.activate(node, "out")
@@ -209,7 +210,7 @@ TABLE = table(
            run=_wait_all, init=_wait_all_init),
     OpSpec("flow/throttle", {"duration": "float"}, {"lastRemainingTime": "float"}, ("in", "reset"), ("out", "err"),
            run=_throttle),
-    OpSpec("flow/setDelay", {"duration": "float"}, {"lastDelay": "ref"}, ("in", "cancel"), ("out", "err", "done"),
-           run=_set_delay),
+    OpSpec("flow/setDelay", {"duration": "float"}, {"lastDelay": "ref", "lastDelayIndex": "int"}, ("in", "cancel"),
+           ("out", "err", "done"), run=_set_delay),
     OpSpec("flow/cancelDelay", {"delay": "ref"}, {}, ("in",), ("out",), run=_cancel_delay),
 )

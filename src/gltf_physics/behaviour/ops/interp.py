@@ -10,11 +10,17 @@ from typing import Any
 from ..values import Mat
 
 
-def bezier_progress(x: float, p1: tuple[float, float], p2: tuple[float, float]) -> float:
-    """The eased progress y at time fraction x (solve the Bézier's x(s) = x by bisection, return y(s))."""
-    def coord(s: float, a: float, b: float) -> float:
-        u = 1.0 - s
-        return 3 * u * u * s * a + 3 * u * s * s * b + s * s * s
+def _coord(s: float, a: float, b: float) -> float:
+    u = 1.0 - s
+    return 3 * u * u * s * a + 3 * u * s * s * b + s * s * s
+
+
+def bezier_progress(x: float, p1: tuple[float, float], p2: tuple[float, float], draft: bool = False) -> float:
+    """The eased progress y at time fraction x: solve the Bézier's x(s) = x by bisection and return y(s). The 2025
+    draft instead took the time fraction as the curve parameter (y(x), the control points' x ignored)."""
+    if draft:
+        return _coord(x, p1[1], p2[1])
+    coord = _coord
     lo, hi = 0.0, 1.0
     for _ in range(48):  # x(s) is monotonic for control x in [0, 1]: 48 halvings reach double precision
         mid = 0.5 * (lo + hi)
@@ -68,12 +74,14 @@ class Interpolation:
     def step(self, rt: Any) -> bool:
         """Write the value for the runner's current time; True when finished (``done`` activated)."""
         t = 1.0 if self.duration <= 0 else (rt.time - self.begin) / self.duration
+        if t <= 0:
+            return False
         if math.isnan(t) or t >= 1:
             self.write(self.target)
             self.cancelled = True
             rt.activate(self.node, "done")
             return True
-        self.write(blend(self.start, self.target, bezier_progress(max(t, 0.0), self.p1, self.p2), self.slerp))
+        self.write(blend(self.start, self.target, bezier_progress(t, self.p1, self.p2, rt.draft), self.slerp))
         return False
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..values import Mat
+from ..values import Mat, transpose
 from .spec import OpSpec, table
 
 NAN = m.nan
@@ -57,6 +57,8 @@ def _mat(x: np.ndarray) -> Mat:
 
 def _transform(rt: Any, node: Any) -> dict[str, Any]:
     a, b = rt.get(node, "a"), rt.get(node, "b")
+    if rt.draft:  # the draft multiplies the row vector: a·B
+        b = transpose(b)
     n = len(a)
     return {"value": tuple(sum(b[c * n + r] * a[c] for c in range(n)) for r in range(n))}
 
@@ -114,13 +116,22 @@ def decompose(a: Mat) -> dict[str, Any]:
     cols = [a[0:3], a[4:7], a[8:11]]
     s = [m.hypot(*c) for c in cols]
     if any(v == 0 or not m.isfinite(v) for v in s):
-        return {"translation": t, "rotation": (0.0, 0.0, 0.0, 1.0), "scale": tuple(s)}
+        return {"translation": t, "rotation": (0.0, 0.0, 0.0, 1.0), "scale": tuple(s), "isValid": False}
     b = [[cols[c][r] / s[c] for c in range(3)] for r in range(3)]
     if np.linalg.det(np.array(b)) < 0:
         s[0] = -s[0]
         for r in range(3):
             b[r][0] = -b[r][0]
-    return {"translation": t, "rotation": quat_from_matrix(b), "scale": tuple(s)}
+    return {"translation": t, "rotation": quat_from_matrix(b), "scale": tuple(s), "isValid": True}
+
+
+def _decompose(rt: Any, node: Any) -> dict[str, Any]:
+    a = rt.get(node, "a")
+    out = decompose(a)
+    if rt.draft and not (out["isValid"] and all(m.isfinite(x) for x in a)):
+        out["isValid"] = False  # the draft answers an invalid matrix with the identity transform
+        out.update(translation=(0.0, 0.0, 0.0), rotation=(0.0, 0.0, 0.0, 1.0), scale=(1.0, 1.0, 1.0))
+    return out
 
 
 def _quat_mul(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
@@ -226,7 +237,9 @@ def _combine(name: str, count: int, matrix: bool) -> OpSpec:
 
     def compute(rt: Any, node: Any) -> dict[str, Any]:
         values = tuple(rt.get(node, n) for n in names)
-        return {"value": Mat(values) if matrix else values}
+        if not matrix:
+            return {"value": values}
+        return {"value": transpose(Mat(values)) if rt.draft else Mat(values)}  # the draft lists rows first
     out = {4: "float2x2", 9: "float3x3", 16: "float4x4"}[count] if matrix else f"float{count}"
     return OpSpec(name, dict.fromkeys(names, "float"), {"value": out}, compute=compute)
 
@@ -237,11 +250,6 @@ def _extract(name: str, signature: str, count: int) -> OpSpec:
     def compute(rt: Any, node: Any) -> dict[str, Any]:
         return dict(zip(keys, rt.get(node, "a"), strict=True))
     return OpSpec(name, {"a": signature}, dict.fromkeys(keys, "float"), compute=compute)
-
-
-def _transpose(a: Mat) -> Mat:
-    n = _size(a)
-    return Mat(a[r * n + c] for c in range(n) for r in range(n))
 
 
 TABLE = table(
@@ -256,14 +264,15 @@ TABLE = table(
            compute=_f(_rotate3d, "a", "rotation")),
     OpSpec("math/transform", {"a": "F", "b": "M"}, {"value": "F"}, compute=_transform),
     OpSpec("math/slerp", {"a": "F", "b": "F", "c": "float"}, {"value": "F"}, compute=_f(_vec_slerp, "a", "b", "c")),
-    OpSpec("math/transpose", {"a": "M"}, {"value": "M"}, compute=_f(_transpose, "a")),
+    OpSpec("math/transpose", {"a": "M"}, {"value": "M"}, compute=_f(transpose, "a")),
     OpSpec("math/determinant", {"a": "M"}, {"value": "float"}, compute=_f(_det, "a")),
     OpSpec("math/inverse", {"a": "M"}, {"value": "M", "isValid": "bool"}, compute=_inverse),
     OpSpec("math/matMul", {"a": "M", "b": "M"}, {"value": "M"}, compute=_matmul),
     OpSpec("math/matCompose", {"translation": "float3", "rotation": "float4", "scale": "float3"},
            {"value": "float4x4"}, compute=_f(compose, "translation", "rotation", "scale")),
-    OpSpec("math/matDecompose", {"a": "float4x4"}, {"translation": "float3", "rotation": "float4", "scale": "float3"},
-           compute=lambda rt, node: decompose(rt.get(node, "a"))),
+    OpSpec("math/matDecompose", {"a": "float4x4"}, {"translation": "float3", "rotation": "float4", "scale": "float3",
+                                             "isValid": "bool"},
+           compute=_decompose),
     OpSpec("math/quatConjugate", {"a": "float4"}, {"value": "float4"},
            compute=_f(lambda a: (-a[0], -a[1], -a[2], a[3]), "a")),
     OpSpec("math/quatMul", {"a": "float4", "b": "float4"}, {"value": "float4"}, compute=_f(_quat_mul, "a", "b")),

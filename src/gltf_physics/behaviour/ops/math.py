@@ -217,7 +217,11 @@ def _switch_sockets(graph: Any, node: Any) -> Any:
 
 
 def _random(rt: Any, node: Any) -> dict[str, Any]:
-    return {"value": random.random()}
+    # one value per flow activation: two reads with no activation between them agree
+    state = node.state
+    if state.get("epoch") != rt.epoch or "value" not in state:
+        state["epoch"], state["value"] = rt.epoch, {"value": random.random()}
+    return state["value"]
 
 
 def _unary(name: str, fn: Callable[[Any], Any], ifn: Any = None, t: str = "N") -> OpSpec:
