@@ -311,3 +311,37 @@ def test_snapshot_restore_rewinds_the_graph() -> None:
     world.run(0.5)
     assert (world.pose(box)[0].tolist(), [x.message for x in world.graph.logs]) == first
     assert first[1] == ["pushed"]
+
+
+def test_select_and_hover_fire_up_the_node_chain() -> None:
+    """onSelect fires on the picked node and its ancestors until stopPropagation; a selectable: false subtree
+    fires nothing; hover in/out fire on the levels the pointer enters and leaves."""
+    doc, (box,) = _floating()
+    doc["nodes"].append({"name": "handle", "translation": [0.5, 0, 0]})
+    handle = len(doc["nodes"]) - 1
+    doc["nodes"][box]["children"] = [handle]
+    doc["nodes"].append({"name": "glass", "extensions": {"KHR_node_selectability": {"selectable": False}}})
+    glass = len(doc["nodes"]) - 1
+    g = GraphBuilder()
+    for node, stop in ((handle, False), (box, False)):
+        sel = g.node("event/onSelect", configuration={"nodeIndex": node, "stopPropagation": stop})
+        g.flow(sel, "out", g.node("debug/log", configuration={"message": f"select@{node} {{n}}"},
+                                  n=g.out(sel, "selectedNodeIndex")))
+    for op in ("event/onHoverIn", "event/onHoverOut"):
+        ev = g.node(op, configuration={"nodeIndex": box, "stopPropagation": False})
+        g.flow(ev, "out", g.node("debug/log", configuration={"message": f"{op[8:]} {{n}}"},
+                                 n=g.out(ev, "hoverNodeIndex")))
+    g.attach(doc)
+    world = bs.world(doc)
+    world.select(handle, (0.5, 0.0, 0.0), (5.0, 0.0, 0.0))
+    world.select(glass)
+    world.hover(handle)
+    world.hover(box)  # still inside the box's chain: no event
+    world.hover(None)
+    assert [x.message for x in world.graph.logs] == [f"select@{handle} {handle}", f"select@{box} {handle}",
+                                                      f"HoverIn {handle}", f"HoverOut {box}"]
+    doc["extensions"]["KHR_interactivity"]["graphs"][0]["nodes"][0]["configuration"]["stopPropagation"] = \
+        {"value": [True]}
+    world = bs.world(doc)
+    world.select(handle)
+    assert [x.message for x in world.graph.logs] == [f"select@{handle} {handle}"]

@@ -165,10 +165,29 @@ class GraphDriver:
         self.index = index  # the graph's index in the document
         self.seen = 0  # collider trigger events already fired
         self.has_trigger_events = bool(runner.listeners.get(ENTERED) or runner.listeners.get(EXITED))
+        self.picks: Any = None  # the selection/hover state, made on the first pick
 
     def start(self) -> None:
         """``event/onStart``."""
         self.runner.start()
+
+    def select(self, node: int, point: Any, origin: Any) -> None:
+        """A user picked ``node`` at world ``point`` with a ray from ``origin``: ``event/onSelect`` up its chain."""
+        self._picks().select(node, point, origin)
+
+    def hover(self, node: int | None) -> None:
+        """The pointer now hovers ``node`` (None: nothing): ``event/onHoverOut`` / ``event/onHoverIn``."""
+        self._picks().hover(node)
+
+    def _picks(self) -> Any:
+        from .ops.selection import Picks
+
+        if self.picks is None:
+            doc = self.world.scene.document.json if self.world.scene.document is not None else {}
+            self.picks = Picks(self.runner, doc)
+        self.picks.runner = self.runner  # a restore replaces the runner
+        self.runner.time = self.world.time
+        return self.picks
 
     def state(self) -> tuple[GraphRunner, int, dict[int, dict[str, float]]]:
         """A copy of the graph's whole run state (variables, delays, interpolations, node states, logs), for

@@ -135,6 +135,26 @@ class World:
         """
         return self._driver.runner if self._driver is not None else None
 
+    def select(self, node: int, point: Any = (0.0, 0.0, 0.0), origin: Any = (0.0, 0.0, 0.0)) -> None:
+        """Tell the behaviour graph the user selected ``node`` (at world ``point``, by a ray from ``origin``):
+        its ``event/onSelect`` nodes run now (KHR_node_selectability; nothing without a graph).
+
+        Example:
+            >>> world.select(4)
+        """
+        if self._driver is not None:
+            self._driver.select(node, point, origin)
+
+    def hover(self, node: int | None) -> None:
+        """Tell the behaviour graph the pointer now hovers ``node`` (None: nothing): its ``event/onHoverOut`` and
+        ``event/onHoverIn`` nodes run now (KHR_node_hoverability; nothing without a graph).
+
+        Example:
+            >>> world.hover(4); world.hover(None)
+        """
+        if self._driver is not None:
+            self._driver.hover(node)
+
     @property
     def time(self) -> float:
         """Simulated seconds since the start: ``step_count / rate``.
@@ -362,7 +382,8 @@ class World:
     # -- snapshots -----------------------------------------------------------------------------------
     def snapshot(self) -> tuple[Any, ...]:
         """The exact state now (engine bytes with trigger bookkeeping, step count, recording length, the behaviour
-        graph's state, the values set), for :meth:`restore`: a run continued from a restored snapshot repeats the original bit for bit.
+        graph's state, the values set), for :meth:`restore`: a run continued from a restored snapshot repeats the
+        original bit for bit.
 
         Example:
             >>> state = world.snapshot(); world.run(1.0); world.restore(state)
