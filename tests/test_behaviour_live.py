@@ -95,3 +95,54 @@ def test_a_click_runs_the_graph_and_its_log_streams(tmp_path: Path) -> None:
         assert any("graph log t=" in x and f"clicked {box}" in x for x in lines)
     finally:
         r.stop()
+
+
+def test_the_page_sends_hover_and_click_to_the_graph(tmp_path: Path) -> None:
+    """In real chromium: moving the mouse over the box fires its onHoverIn, a click its onSelect (the graph's
+    log lines reach the page's event list)."""
+    import shutil
+
+    chromium = "/usr/bin/chromium"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip("the playwright package is not installed")
+    if shutil.which(chromium) is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{chromium} not found")
+        pytest.skip(f"{chromium} not found")
+    import live_scenes
+    from test_view_live_browser import ARGS, LivePage
+
+    path = live_scenes.box_on_ground(tmp_path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    g = GraphBuilder()
+    for op, out in (("event/onHoverIn", "hoverNodeIndex"), ("event/onSelect", "selectedNodeIndex")):
+        ev = g.node(op, configuration={"nodeIndex": 1, "stopPropagation": False})
+        g.flow(ev, "out", g.node("debug/log", configuration={"message": op[8:] + " {n}"}, n=g.out(ev, out)))
+    g.attach(doc)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
+        page = LivePage(browser, path)
+        try:
+            page.wait_time(0.1)
+            page.state("live.frameScene()")
+            runner = page.session().world.graph
+            mouse = page.page.mouse
+            mouse.move(*page.client_point(0.0, 0.5, 0.0))  # the box's top face
+            deadline = time.monotonic() + TIMEOUT  # bounded waits on what the server's graph logged
+            while not runner.logs and time.monotonic() < deadline:
+                page.page.wait_for_timeout(20)
+            mouse.down()
+            mouse.up()
+            while len(runner.logs) < 2 and time.monotonic() < deadline:
+                page.page.wait_for_timeout(20)
+            assert [x.message for x in runner.logs] == ["HoverIn 1", "Select 1"]
+            page.wait("document.body.textContent.includes('log: Select 1')")
+            assert page.errors == []
+        finally:
+            page.close()
+            browser.close()
