@@ -4,7 +4,8 @@ Forms: ``current`` — the specification merged into the glTF repository (flows 
 value links only to lower-numbered ones, ``{x}`` pointer parameters are references and ``[x]`` integers,
 ``variable/set`` configured by ``variables``); ``draft-2025`` — the draft the official test assets were exported
 against (``{nodeIndex}`` pointer parameters fed integers, flows and links in either direction, ``variable/set``
-configured by ``variable``, ``variable/setMultiple``). The form is detected per document and named in a note.
+configured by ``variable``, ``variable/setMultiple``). The form is detected per document and named in a note;
+the ordering alone never makes a graph draft (a current-form graph breaking it is invalid, not draft).
 Anything malformed is kept as ``None`` for the checker to report; the reader itself never raises.
 """
 
@@ -32,7 +33,9 @@ def read_interactivity(doc_json: dict[str, Any]) -> Interactivity | None:
     default = ext.get("graph", 0)
     default = default if isinstance(default, int) and not isinstance(default, bool) else 0
     reasons = sorted({r for g in graphs for r in _draft_reasons(g)})
-    form = "draft-2025" if reasons else "current"
+    # Ordering alone is no sign of the draft: a current-form graph that breaks it is invalid (KHRI-8), not draft.
+    form = "draft-2025" if set(reasons) - _ORDERING else "current"
+    reasons = reasons if form != "current" else []
     for g in graphs:
         g.form = form
     notes = [f"KHR_interactivity read as the {form} form" + (f" ({'; '.join(reasons)})" if reasons else "")]
@@ -117,6 +120,9 @@ def _node(graph: Graph, raw: dict[str, Any], index: int, pointer: str) -> GraphN
     return node
 
 
+_ORDERING = frozenset({"flows to lower-numbered nodes", "values linked from higher-numbered nodes"})
+
+
 def _draft_reasons(graph: Graph) -> list[str]:
     """Why ``graph`` reads as the 2025 draft form (empty: nothing says so)."""
     reasons = set()
@@ -138,4 +144,6 @@ def _draft_reasons(graph: Graph) -> list[str]:
             reasons.add("variable/set configured by 'variable'")
         if node.op == "variable/setMultiple":
             reasons.add("variable/setMultiple")
+        if node.op == "flow/cancelDelay" and "delayIndex" in node.values:
+            reasons.add("flow/cancelDelay's delayIndex")
     return sorted(reasons)

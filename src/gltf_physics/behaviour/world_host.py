@@ -255,17 +255,22 @@ class GraphRefused(GraphError):
 
 
 def refusals(graph: Any, doc: dict[str, Any]) -> list[str]:
-    """The errors that keep ``graph`` from running: the physics operations' checks (KRBI-1, KRBI-2), and the graph
-    validator's errors where the graph room has one (``behaviour.check``)."""
-    from .ops import OPS
+    """The errors that keep ``graph`` from running, one line each: the graph validator's (``check.py``, KHRI-*) and
+    the physics operations' (KRBI-1, KRBI-2), each with its rule id and pointer; warnings do not refuse it."""
+    from ..validation.rules import Severity, severity_of
+    from .check import check
+    from .ops.physics import check_document
 
     problems: list[str] = []
+    seen: set[tuple[str, str]] = set()
 
-    def emit(rule: str, pointer: str, message: str) -> None:
-        problems.append(f"{pointer}: {rule} {message}")
+    def emit(code: str, pointer: str, message: str, severity: int | None = None) -> None:
+        mine = pointer == graph.pointer or pointer.startswith(graph.pointer + "/")
+        level = severity_of(code) if severity is None else Severity(severity)
+        if mine and level == Severity.ERROR and (code, pointer) not in seen:
+            seen.add((code, pointer))
+            problems.append(f"{pointer}: {code} {message}")
 
-    for node in graph.nodes:
-        spec = OPS.get(node.op)
-        if spec is not None and spec.check is not None and spec.name.startswith(("rigid_body/", "event/rigid_body")):
-            spec.check(graph, node, emit, doc=doc)
+    check(doc, emit)
+    check_document(doc, emit)
     return problems

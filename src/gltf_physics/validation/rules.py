@@ -174,6 +174,20 @@ RULES: dict[str, Rule] = {
     "THR-1": _r(E, "A thruster sits on its own node under a vehicle body."),
     "THR-2": _info("The gimbal rotates the node so local +Z is the thrust direction."),
     "HOVER-1": _r(E, "A hover thruster sits on its own node under a vehicle body."),
+    # KHR_interactivity behaviour graphs (docs/behaviour.md); an invalid graph is reported and not run
+    "KHRI-1": _r(E, "KHR_interactivity has a 'graphs' array and 'graph' names one of them."),
+    "KHRI-2": _r(E, "A declaration's 'op' is a core operation, or it names the 'extension' defining it."),
+    "KHRI-3": _r(E, "An extension operation declares exactly its value sockets; a core one declares none."),
+    "KHRI-4": _r(E, "Type, declaration and value type indices exist and name known type signatures."),
+    "KHRI-5": _r(E, "Values fit their types and each input has a type its operation accepts (matching where "
+                    "the operation needs equal types)."),
+    "KHRI-6": _r(E, "An input value is inline or linked, not both."),
+    "KHRI-7": _r(E, "Links name existing nodes and output sockets; every input socket has a value."),
+    "KHRI-8": _r(E, "Current form: flows go to higher-numbered nodes, values come from lower-numbered ones."),
+    "KHRI-9": _r(E, "No loop through value sockets."),
+    "KHRI-10": _r(E, "Configuration present where required and in range (variable, event, type indices, "
+                     "pointer templates; cases and inputFlows fall back to their defaults, a warning)."),
+    "KHRI-11": _r(INF, "The graphs are read as the 2025 draft form the official test assets use."),
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..behaviour.check import check as behaviour_check
 from ..dialects.common.checks import Checker
 from ..dialects.common.context import ExtIndex
 from ..dialects.registry import FAMILIES, PHYSICS_EXTENSIONS
@@ -20,6 +21,7 @@ from .rules import Severity, severity_of
 STRUCTURAL: tuple[tuple[str, Checker], ...] = (
     ("core glTF", gltf_checks.check),
     *((family.key, family.check) for family in FAMILIES),
+    ("behaviour graphs", behaviour_check),
     ("JSON text", writable.check),  # last: the physics checks name their own values first
 )
 

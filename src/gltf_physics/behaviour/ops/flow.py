@@ -188,6 +188,11 @@ def _set_delay(rt: Any, node: Any, socket: str) -> None:
     rt.activate(node, "out")
 
 
+def _cancel_sockets(graph: Any, node: Any) -> Any:
+    inputs = {"delayIndex": "int"} if "delayIndex" in node.values else {"delay": "ref"}  # the draft's int id
+    return inputs, {}, ("in",), ("out",)
+
+
 def _cancel_delay(rt: Any, node: Any, socket: str) -> None:
     delay = rt.get(node, "delay" if rt.has_input(node, "delay") else "delayIndex")  # draft: delayIndex
     if isinstance(delay, int) and not isinstance(delay, bool):
@@ -212,5 +217,6 @@ TABLE = table(
            run=_throttle),
     OpSpec("flow/setDelay", {"duration": "float"}, {"lastDelay": "ref", "lastDelayIndex": "int"}, ("in", "cancel"),
            ("out", "err", "done"), run=_set_delay),
-    OpSpec("flow/cancelDelay", {"delay": "ref"}, {}, ("in",), ("out",), run=_cancel_delay),
+    OpSpec("flow/cancelDelay", {"delay": "ref"}, {}, ("in",), ("out",), run=_cancel_delay,
+           sockets=_cancel_sockets),
 )

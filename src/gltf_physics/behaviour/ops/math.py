@@ -31,6 +31,15 @@ def _guard(fn: Callable[[float], float], domain: Callable[[float], float]) -> Ca
     return safe
 
 
+def _guard2(fn: Callable[[float, float], float]) -> Callable[[float, float], float]:
+    def safe(a: float, b: float) -> float:
+        try:
+            return fn(a, b)
+        except (ValueError, OverflowError):
+            return NAN
+    return safe
+
+
 def _round(x: float) -> float:
     if not m.isfinite(x):
         return x
@@ -224,11 +233,13 @@ def _random(rt: Any, node: Any) -> dict[str, Any]:
     return state["value"]
 
 
-def _unary(name: str, fn: Callable[[Any], Any], ifn: Any = None, t: str = "N") -> OpSpec:
+def _unary(name: str, fn: Callable[[Any], Any], ifn: Any = None) -> OpSpec:
+    t = "NI" if ifn is not None else "N"  # NI: the float types or int (the int32 variant)
     return OpSpec(name, {"a": t}, {"value": t}, compute=_lift1(fn, ifn))
 
 
-def _binary(name: str, fn: Callable[[Any, Any], Any], ifn: Any = None, t: str = "N") -> OpSpec:
+def _binary(name: str, fn: Callable[[Any, Any], Any], ifn: Any = None) -> OpSpec:
+    t = "NI" if ifn is not None else "N"
     return OpSpec(name, {"a": t, "b": t}, {"value": t}, compute=_lift2(fn, ifn))
 
 
@@ -263,8 +274,8 @@ TABLE = table(
     _binary("math/mul", lambda a, b: a * b, lambda a, b: wrap32(a * b)),
     _binary("math/div", _div, _idiv), _binary("math/rem", _rem, _irem),
     _binary("math/min", _min, min), _binary("math/max", _max, max),
-    _binary("math/atan2", m.atan2), _binary("math/pow", _pow),
-    OpSpec("math/clamp", {"a": "N", "b": "N", "c": "N"}, {"value": "N"},
+    _binary("math/atan2", _guard2(m.atan2)), _binary("math/pow", _pow),
+    OpSpec("math/clamp", {"a": "NI", "b": "NI", "c": "NI"}, {"value": "NI"},
            compute=_lift3(lambda a, b, c: _min(_max(a, _min(b, c)), _max(b, c)),
                           lambda a, b, c: min(max(a, min(b, c)), max(b, c)))),
     OpSpec("math/mix", {"a": "N", "b": "N", "c": "N"}, {"value": "N"},

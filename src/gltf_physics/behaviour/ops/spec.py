@@ -2,8 +2,9 @@
 
 An operation is either *pure* (``compute(rt, node) -> {output socket: value}``, evaluated whenever a value it
 outputs is read) or *flow* (``run(rt, node, in_socket)``, activated through an input flow; its value outputs are
-kept in ``node.out``). Types are signatures (``float3``), or a pattern: ``T`` (any type, all ``T`` of a node
-equal), ``N`` (float/floatN/floatNxN, equal), ``I`` (int), ``F`` (float or floatN, equal), ``*`` (anything).
+kept in ``node.out``). Types are signatures (``float3``), or a pattern whose sockets of one node share one type:
+``T`` (any type), ``N`` (float, floatN or floatNxN), ``NI`` (those or int), ``F`` (float or floatN), ``M``
+(floatNxN), ``S`` (float or int), ``B`` (bool or int); ``*`` accepts anything, independently.
 """
 
 from __future__ import annotations
