@@ -141,18 +141,35 @@ def check_document(doc_json: dict[str, Any], emit: Callable[..., None]) -> None:
                 _check_trigger_event(graph, node, emit, doc=doc_json)
 
 
+# Inputs the KHR text gives a default (the node may leave them out); the others must have a value.
+OPTIONAL_INPUTS = {"rigid_body/applyImpulse": ("linearImpulse", "angularImpulse"),
+                   "rigid_body/rayCast": ("collisionFilterIndex",)}
+
+
+def _sockets_of(name: str) -> Callable[[Any, Any], Any]:
+    """The node's sockets for the graph validator: an optional input (``OPTIONAL_INPUTS``) only when present."""
+    def sockets(graph: Any, node: Any) -> Any:
+        spec = TABLE[name]
+        optional = OPTIONAL_INPUTS.get(name, ())
+        inputs = {k: t for k, t in spec.inputs.items() if k not in optional or k in node.values}
+        return inputs, spec.outputs, spec.flows_in, spec.flows_out
+    return sockets
+
+
 _VECTOR_OUT = {"hitNodeIndex": "int", "hitFraction": "float", "hitNormal": "float3"}
 
 TABLE = table(
     OpSpec("rigid_body/applyImpulse",
            inputs={"nodeIndex": "int", "linearImpulse": "float3", "angularImpulse": "float3"},
-           flows_in=("in",), flows_out=("out",), run=_named(_apply_impulse)),
+           flows_in=("in",), flows_out=("out",), run=_named(_apply_impulse),
+           sockets=_sockets_of("rigid_body/applyImpulse")),
     OpSpec("rigid_body/applyPointImpulse",
            inputs={"nodeIndex": "int", "impulse": "float3", "position": "float3"},
            flows_in=("in",), flows_out=("out",), run=_named(_apply_point_impulse)),
     OpSpec("rigid_body/rayCast",
            inputs={"rayStart": "float3", "rayEnd": "float3", "collisionFilterIndex": "int"},
-           outputs=dict(_VECTOR_OUT), flows_in=("in",), flows_out=("hit", "miss"), run=_named(_ray_cast)),
+           outputs=dict(_VECTOR_OUT), flows_in=("in",), flows_out=("hit", "miss"), run=_named(_ray_cast),
+           sockets=_sockets_of("rigid_body/rayCast")),
     *(OpSpec(name, outputs={"colliderNodeIndex": "int", "motionNodeIndex": "int"}, flows_out=("out",),
              config={"nodeIndex": "int"}, required_config=("nodeIndex",), event=True, check=_check_trigger_event)
       for name in TRIGGER_EVENTS),
