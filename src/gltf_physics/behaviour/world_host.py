@@ -19,6 +19,7 @@ import copy
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..sim.errors import SimulationError
 from .errors import GraphError
 from .host import RayHit
 from .ops.physics import ENTERED, EXITED, configured_index
@@ -41,6 +42,7 @@ class WorldHost:
 
     def __init__(self, world: World) -> None:
         self.world = world
+        self._value = world.object_model.value  # the hot path of pointer/get
         self.lines: list[str] = []
         self.animations: dict[int, dict[str, float]] = {}  # animation → start, end, speed, started (world time)
         doc = world.scene.document.json if world.scene.document is not None else {}
@@ -52,9 +54,12 @@ class WorldHost:
         """``World.get`` as a graph value (vectors as tuples)."""
         if pointer.startswith(_ANIMATION):
             return self._animation_value(pointer)
-        value = self._call(self.world.get, pointer)
-        if isinstance(value, list):
-            return tuple(float(v) for v in value)
+        try:
+            value = self._value(pointer)
+        except SimulationError as e:
+            raise GraphError(str(e)) from None
+        if value.__class__ is tuple:
+            return value
         kind = self.pointer_type(pointer)  # a file's 1 read as a float pointer is 1.0
         if kind == "float" and isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)
@@ -148,8 +153,6 @@ class WorldHost:
 
     @staticmethod
     def _call(fn: Any, *args: Any) -> Any:
-        from ..sim.errors import SimulationError
-
         try:
             return fn(*args)
         except SimulationError as e:

@@ -56,7 +56,21 @@ class ObjectModel:
         self.nodes: list[Any] = nodes if isinstance(nodes, list) else []
         self._parent_of: list[int | None] | None = None  # built on first use: a plain run never reads it
         self.values: dict[str, Any] = {}  # pointer → the last value World.set applied
+        self._trs_of: dict[str, tuple[int, str]] = {}  # node TRS pointers parsed so far
+        self._fast: dict[str, tuple[int, bool]] = {}  # root body TRS pointer → (pose row, is translation)
+        self._cache: list[list[float]] | None = None  # every moving body's pose (bulk read) at _cache_step
+        self._cache_step = -1
+        self._rows: dict[int, int] | None = None  # built on the first TRS read (_root_rows)
         self.trs: dict[int, dict[str, tuple[float, ...]]] = {}  # node → TRS components set on it
+
+    def _root_rows(self) -> dict[int, int]:
+        """Rapier root body node → its row in ``read_poses`` (MuJoCo keeps the slow path: its float32 bulk read
+        would differ from its float64 ``pose``)."""
+        if self._rows is None:
+            engine = self.world.engine
+            rows = {int(n): i for i, n in enumerate(engine.moving_nodes)} if self.world.engine_name == "rapier" else {}
+            self._rows = {n: i for n, i in rows.items() if 0 <= n < len(self.nodes) and self.parent_of[n] is None}
+        return self._rows
 
     @property
     def parent_of(self) -> list[int | None]:
@@ -68,9 +82,9 @@ class ObjectModel:
     # -- reading -------------------------------------------------------------------------------------
     def get(self, pointer: str) -> Any:
         """The value at ``pointer`` now (module docstring); SimulationError when the World cannot read it."""
-        trs = trs_target(pointer)
+        trs = self._trs_of.get(pointer) or trs_target(pointer)
         if trs is not None:
-            return list(self._local_trs(*trs))
+            return list(self.trs_value(*trs))
         try:
             target = pointers.resolve(pointer)
         except ValueError as e:
@@ -105,6 +119,41 @@ class ObjectModel:
                     return 1.0  # KHR and OMI default
                 raise SimulationError("the file has no value here and none was set", pointer=pointer)
         return value
+
+    def value(self, pointer: str) -> Any:
+        """:meth:`get` with vectors as tuples (a behaviour graph's values); node TRS through the fast path."""
+        fast = self._fast.get(pointer)
+        if fast is not None and self._cache_step == self.world.step_count and self._cache is not None:
+            pose = self._cache[fast[0]]
+            return tuple(pose[4:]) if fast[1] else tuple(pose[:4])
+        trs = self._trs_of.get(pointer)
+        if trs is None:
+            trs = trs_target(pointer)
+            if trs is not None and len(self._trs_of) < 1_000_000:
+                self._trs_of[pointer] = trs
+        if trs is not None:
+            row = self._root_rows().get(trs[0]) if trs[1] != "scale" else None
+            if row is not None:
+                self._fast[pointer] = (row, trs[1] == "translation")
+            return self.trs_value(*trs)
+        value = self.get(pointer)
+        return tuple(float(v) for v in value) if isinstance(value, list) else value
+
+    def trs_value(self, node: int, part: str) -> tuple[float, ...]:
+        """The local TRS component ``part`` of ``node`` now. A root body node's translation and rotation come from
+        one bulk read of every body per step (Rapier's poses are float32: the same numbers ``pose`` gives)."""
+        row = self._root_rows().get(node) if part != "scale" else None
+        if row is not None:
+            if self._cache_step != self.world.step_count or self._cache is None:
+                self._cache = self.world.engine.read_poses().astype(np.float64).tolist()
+                self._cache_step = self.world.step_count
+            pose = self._cache[row]
+            return tuple(pose[4:]) if part == "translation" else tuple(pose[:4])
+        return self._local_trs(node, part)
+
+    def moved(self) -> None:
+        """Bodies were moved between steps (a pose set): the next read reads them again."""
+        self._cache = None
 
     def _local_trs(self, node: int, part: str) -> tuple[float, ...]:
         if not 0 <= node < len(self.nodes):
@@ -165,4 +214,5 @@ class ObjectModel:
                 world = engine.node_matrix(parent) @ world  # the parent's scale places the child
             nt, nq, _ = decompose(world)
             engine.set_pose(node, nt, nq)
+            self.moved()
         self.trs.setdefault(node, {})[part] = v

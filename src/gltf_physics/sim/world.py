@@ -405,6 +405,7 @@ class World:
         self.engine.restore(engine)
         if self._driver is not None and graph is not None:
             self._driver.restore(graph)
+        self.object_model.moved()
         self.object_model.values = dict(values)
         self.object_model.trs = {n: dict(t) for n, t in trs.items()}
         self.step_count = steps
