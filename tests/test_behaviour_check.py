@@ -103,3 +103,22 @@ def test_validate_reports_graph_rules_with_their_severity() -> None:
     messages = [(m.code, m.pointer, int(m.severity)) for m in report.messages if m.code.startswith("KHRI")]
     assert messages == [("KHRI-2", f"{G}/declarations/0", 0)]
     assert report.exit_code() == 1
+
+
+def test_an_invalid_graph_is_reported_and_not_run() -> None:
+    from gltf_physics.behaviour import prepare
+    from gltf_physics.behaviour.doc_host import DocumentHost
+
+    good = base()
+    prepared = prepare(good, DocumentHost(good))
+    assert prepared.runner is not None and prepared.errors == [] and prepared.index == 0
+    prepared.runner.start()
+    assert prepared.runner.variable("x") == 1
+    bad = base()
+    _nodes(bad)[4]["flows"]["true"]["node"] = 2  # KHRI-8
+    prepared = prepare(bad, DocumentHost(bad))
+    assert prepared.runner is None
+    assert prepared.errors == [f"KHRI-8 {G}/nodes/4/flows/true: a flow must go to a higher-numbered node "
+                               "(node 4 → 2)"]
+    assert prepare(bad, DocumentHost(bad), graph=5).errors == [
+        "KHRI-1 /extensions/KHR_interactivity: no graph 5 (1 graphs)"]

@@ -8,7 +8,8 @@ host in ``doc_host.py``, or the simulation's), with the operations in tables by 
 from __future__ import annotations
 
 from .errors import GraphError
+from .load import Prepared, prepare
 from .model import Graph, GraphNode, Interactivity
 from .read import read_interactivity
 
-__all__ = ["Graph", "GraphError", "GraphNode", "Interactivity", "read_interactivity"]
+__all__ = ["Graph", "GraphError", "GraphNode", "Interactivity", "Prepared", "prepare", "read_interactivity"]

@@ -90,11 +90,12 @@ def check_graph(graph: Graph, form: str = "current") -> list[tuple[str, str, str
 
     def emit(code: str, pointer: str, message: str, severity: int | None = None) -> None:
         found.append((code, pointer, message))
-    _check_graph(graph, form, emit)
+    check_graph_into(graph, form, emit)
     return found
 
 
-def _check_graph(graph: Graph, form: str, emit: Emit) -> None:
+def check_graph_into(graph: Graph, form: str, emit: Emit) -> None:
+    """Report every problem of one graph through ``emit(code, pointer, message, severity=None)``."""
     for i, signature in enumerate(graph.types):
         if signature not in SIZES:
             emit("KHRI-4", f"{graph.pointer}/types/{i}", f"unknown type signature {signature!r}")
@@ -301,4 +302,4 @@ def check(gltf: dict[str, Any], emit: Emit, index: Any = None) -> None:
     if interactivity.form != "current":
         emit("KHRI-11", ROOT, interactivity.notes[0])
     for graph in interactivity.graphs:
-        _check_graph(graph, interactivity.form, emit)
+        check_graph_into(graph, interactivity.form, emit)

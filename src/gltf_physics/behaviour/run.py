@@ -46,7 +46,7 @@ class RNode:
     """A compiled node: its operation's callables, inline values, links resolved to nodes, state and outputs."""
 
     __slots__ = ("compute", "config", "consts", "flows", "index", "links", "op", "out", "pointer", "run",
-                 "source", "spec", "state")
+                 "source", "spec", "state", "value")
 
     def __init__(self, source: GraphNode, spec: OpSpec) -> None:
         self.index = source.index
@@ -60,6 +60,7 @@ class RNode:
         self.out: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
         self.compute = spec.compute
+        self.value = spec.value
         self.run = spec.run
         self.source = source
 
@@ -75,9 +76,11 @@ class GraphRunner:
     """Runs one behaviour graph against a :class:`~.host.Host`.
 
     Example:
-        >>> runner = GraphRunner(graph, DocumentHost(doc_json))
-        >>> runner.start(); runner.tick(1 / 60, 1 / 60)
-        >>> runner.variable("score"), [str(line) for line in runner.logs]
+        >>> from gltf_physics.behaviour.doc_host import DocumentHost
+        >>> from gltf_physics.behaviour.read import read_interactivity
+        >>> runner = GraphRunner(read_interactivity(doc_json).graphs[0], DocumentHost(doc_json))
+        >>> runner.start(); runner.tick(0.0, 0.0)
+        >>> runner.variable("score"), [str(line) for line in runner.logs], runner.errors
     """
 
     def __init__(self, graph: Graph, host: Host, *, activation_budget: int = DEFAULT_BUDGET) -> None:
@@ -100,6 +103,8 @@ class GraphRunner:
         self.cancelled: set[int] = set()
         self.interpolations: list[Any] = []  # objects with .step(runner) -> bool (True: finished)
         self._pending_events: list[tuple[int, dict[str, Any]]] = []
+        self._serial = 0
+        self.stopped_events: set[str] = set()  # event references event/stopPropagation stopped immediately
         self.nodes = [RNode(n, OPS.get(n.op, NOOP)) for n in graph.nodes]
         self._link()
         self.listeners: dict[str, list[RNode]] = {}
@@ -140,6 +145,9 @@ class GraphRunner:
             except KeyError:
                 raise GraphError(f"{node.op} has no value for input '{socket}'", node.pointer) from None
         src, out = link
+        value = src.value
+        if value is not None and out == "value":
+            return value(self, src)
         compute = src.compute
         values = compute(self, src) if compute is not None else src.out
         try:
@@ -183,13 +191,20 @@ class GraphRunner:
         self.errors.append(Line(self.time, message, pointer))
         self.stopped = True
 
-    def _fire_nodes(self, nodes: list[RNode], outputs: dict[str, Any] | None = None) -> None:
+    def _fire_nodes(self, nodes: list[RNode], outputs: dict[str, Any] | None = None, event: str = "") -> None:
+        """Activate ``nodes`` in order for one event occurrence (``event``: its reference, which
+        ``event/stopPropagation`` may name to stop the nodes not yet activated)."""
+        self._serial += 1
+        reference = f"{event}#{self._serial}"
+        self.stopped_events.discard(reference)
         for node in nodes:
-            if self.stopped:
-                return
+            if self.stopped or reference in self.stopped_events:
+                break
             if outputs:
                 node.out.update(outputs)
+            node.out["event"] = reference
             self._entry(lambda node=node: self.activate(node, "out"))
+        self.stopped_events.discard(reference)
 
     def start(self) -> None:
         """Fire every ``event/onStart`` node, in JSON order."""
@@ -197,7 +212,7 @@ class GraphRunner:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
         try:
-            self._fire_nodes(self.listeners.get("event/onStart", []))
+            self._fire_nodes(self.listeners.get("event/onStart", []), event="start")
         finally:
             sys.setrecursionlimit(limit)
 
@@ -240,7 +255,7 @@ class GraphRunner:
                 continue
             node.state.setdefault("tokens", set()).discard(token)
             self._entry(lambda node=node: self.activate(node, "done"))
-        self._fire_nodes(self.listeners.get("event/onTick", []))
+        self._fire_nodes(self.listeners.get("event/onTick", []), event="tick")
 
     def schedule(self, node: RNode, duration: float) -> int:
         """Schedule ``node``'s ``done`` flow after ``duration`` seconds; returns the delay's id."""
@@ -253,7 +268,7 @@ class GraphRunner:
         """Fire every event node of ``op`` (in JSON order) whose node ``match`` accepts, with ``outputs`` set."""
         self.count = 0
         nodes = [n for n in self.listeners.get(op, []) if match is None or match(n.source)]
-        self._fire_nodes(nodes, outputs)
+        self._fire_nodes(nodes, outputs, event=op)
 
     # ----- custom events -------------------------------------------------------------------------------------
     def event_index(self, event: int | str) -> int:
@@ -282,7 +297,7 @@ class GraphRunner:
         base = {name: self._initial(t, raw, definition.pointer) for name, (t, raw) in definition.values.items()}
         base.update(values)
         nodes = [n for n in self.listeners.get("event/receive", []) if n.cfg("event") == event]
-        self._fire_nodes(nodes, base)
+        self._fire_nodes(nodes, base, event=f"custom/{event}")
 
     # ----- variables -----------------------------------------------------------------------------------------
     def variable_index(self, name_or_index: int | str) -> int:

@@ -43,6 +43,8 @@ def default(signature: str | None) -> Any:
 
 def wrap32(value: int) -> int:
     """Two's complement 32-bit wrap-around."""
+    if -0x80000000 <= value <= 0x7FFFFFFF:  # the common case: nothing to wrap
+        return value
     value &= 0xFFFFFFFF
     return value - 0x100000000 if value & 0x80000000 else value
 

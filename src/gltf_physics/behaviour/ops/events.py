@@ -18,7 +18,7 @@ def _event_sockets(graph: Any, node: Any) -> dict[str, str]:
 
 def _receive_sockets(graph: Any, node: Any) -> tuple[dict[str, str], dict[str, str], tuple[str, ...],
                                                        tuple[str, ...]]:
-    return {}, _event_sockets(graph, node), (), ("out",)
+    return {}, {**_event_sockets(graph, node), "event": "ref"}, (), ("out",)
 
 
 def _send_sockets(graph: Any, node: Any) -> tuple[dict[str, str], dict[str, str], tuple[str, ...],
@@ -42,10 +42,19 @@ def _send(rt: Any, node: Any, socket: str) -> None:
     rt.activate(node, "out")
 
 
+def _stop_propagation(rt: Any, node: Any, socket: str) -> None:
+    event = rt.get(node, "event")
+    if isinstance(event, str) and rt.get(node, "stopImmediate") is True:
+        rt.stopped_events.add(event)  # the later nodes of this occurrence are not activated
+    rt.activate(node, "out")
+
+
 TABLE = table(
-    OpSpec("event/onStart", flows_out=("out",), event=True),
-    OpSpec("event/onTick", outputs={"timeSinceStart": "float", "timeSinceLastTick": "float"}, flows_out=("out",),
-           event=True),
+    OpSpec("event/onStart", outputs={"event": "ref"}, flows_out=("out",), event=True),
+    OpSpec("event/onTick", outputs={"timeSinceStart": "float", "timeSinceLastTick": "float", "event": "ref"},
+           flows_out=("out",), event=True),
+    OpSpec("event/stopPropagation", {"stopImmediate": "bool", "event": "ref"}, {}, ("in",), ("out",),
+           run=_stop_propagation),
     OpSpec("event/receive", flows_out=("out",), config={"event": "int"}, init=_receive_init,
            sockets=_receive_sockets, event=True, required_config=("event",)),
     OpSpec("event/send", flows_in=("in",), flows_out=("out",), config={"event": "int"}, run=_send,

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..values import Mat, wrap32
+from .color import TABLE as COLOR
 from .linalg import TABLE as LINALG
 from .spec import OpSpec, table
 
@@ -43,7 +44,7 @@ def _guard2(fn: Callable[[float, float], float]) -> Callable[[float, float], flo
 def _round(x: float) -> float:
     if not m.isfinite(x):
         return x
-    return -m.floor(-x + 0.5) if x < 0 else float(m.floor(x + 0.5))
+    return -float(m.floor(-x + 0.5)) if x < 0 else float(m.floor(x + 0.5))
 
 
 def _integral(fn: Callable[[float], int]) -> Callable[[float], float]:
@@ -152,51 +153,52 @@ def _ctz(a: int) -> int:
 
 
 # ----- lifting scalar functions to sockets -----------------------------------------------------------------
-def _lift1(fn: Callable[[Any], Any], ifn: Callable[[int], int] | None = None) -> Callable[[Any, Any], dict]:
-    def compute(rt: Any, node: Any) -> dict[str, Any]:
+def _lift1(fn: Callable[[Any], Any], ifn: Callable[[int], int] | None = None) -> Callable[[Any, Any], Any]:
+    def value(rt: Any, node: Any) -> Any:
         a = rt.get(node, "a")
         if a.__class__ is float:
-            return {"value": fn(a)}
+            return fn(a)
         if a.__class__ is int and ifn is not None:
-            return {"value": ifn(a)}
+            return ifn(a)
         if isinstance(a, tuple):
             out = tuple(fn(x) for x in a)
-            return {"value": Mat(out) if isinstance(a, Mat) else out}
-        return {"value": fn(float(a))}
-    return compute
+            return Mat(out) if isinstance(a, Mat) else out
+        return fn(float(a))
+    return value
 
 
-def _lift2(fn: Callable[[Any, Any], Any], ifn: Callable[[int, int], int] | None = None) -> Callable[[Any, Any], dict]:
-    def compute(rt: Any, node: Any) -> dict[str, Any]:
-        a, b = rt.get(node, "a"), rt.get(node, "b")
+def _lift2(fn: Callable[[Any, Any], Any], ifn: Callable[[int, int], int] | None = None) -> Callable[[Any, Any], Any]:
+    def value(rt: Any, node: Any) -> Any:
+        get = rt.get
+        a, b = get(node, "a"), get(node, "b")
         if a.__class__ is float:
-            return {"value": fn(a, b)}
+            return fn(a, b)
         if a.__class__ is int and ifn is not None:
-            return {"value": ifn(a, b)}
+            return ifn(a, b)
         if isinstance(a, tuple):
             out = tuple(fn(x, y) for x, y in zip(a, b, strict=True))
-            return {"value": Mat(out) if isinstance(a, Mat) else out}
-        return {"value": fn(a, b)}
-    return compute
+            return Mat(out) if isinstance(a, Mat) else out
+        return fn(a, b)
+    return value
 
 
-def _lift3(fn: Callable[[Any, Any, Any], Any], ifn: Any = None) -> Callable[[Any, Any], dict]:
-    def compute(rt: Any, node: Any) -> dict[str, Any]:
+def _lift3(fn: Callable[[Any, Any, Any], Any], ifn: Any = None) -> Callable[[Any, Any], Any]:
+    def value(rt: Any, node: Any) -> Any:
         a, b, c = rt.get(node, "a"), rt.get(node, "b"), rt.get(node, "c")
         if a.__class__ is int and ifn is not None:
-            return {"value": ifn(a, b, c)}
+            return ifn(a, b, c)
         if isinstance(a, tuple):
             cs = c if isinstance(c, tuple) else (c,) * len(a)
             out = tuple(fn(x, y, z) for x, y, z in zip(a, b, cs, strict=True))
-            return {"value": Mat(out) if isinstance(a, Mat) else out}
-        return {"value": fn(a, b, c)}
-    return compute
+            return Mat(out) if isinstance(a, Mat) else out
+        return fn(a, b, c)
+    return value
 
 
-def _compare(fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], dict]:
-    def compute(rt: Any, node: Any) -> dict[str, Any]:
-        return {"value": fn(rt.get(node, "a"), rt.get(node, "b"))}
-    return compute
+def _compare(fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], Any]:
+    def value(rt: Any, node: Any) -> Any:
+        return fn(rt.get(node, "a"), rt.get(node, "b"))
+    return value
 
 
 def _eq(a: Any, b: Any) -> bool:
@@ -235,17 +237,16 @@ def _random(rt: Any, node: Any) -> dict[str, Any]:
 
 def _unary(name: str, fn: Callable[[Any], Any], ifn: Any = None) -> OpSpec:
     t = "NI" if ifn is not None else "N"  # NI: the float types or int (the int32 variant)
-    return OpSpec(name, {"a": t}, {"value": t}, compute=_lift1(fn, ifn))
+    return OpSpec(name, {"a": t}, {"value": t}, value=_lift1(fn, ifn))
 
 
 def _binary(name: str, fn: Callable[[Any, Any], Any], ifn: Any = None) -> OpSpec:
     t = "NI" if ifn is not None else "N"
-    return OpSpec(name, {"a": t, "b": t}, {"value": t}, compute=_lift2(fn, ifn))
+    return OpSpec(name, {"a": t, "b": t}, {"value": t}, value=_lift2(fn, ifn))
 
 
 def _constant(name: str, value: float) -> OpSpec:
-    out = {"value": value}
-    return OpSpec(name, {}, {"value": "float"}, compute=lambda rt, node: out)
+    return OpSpec(name, {}, {"value": "float"}, value=lambda rt, node: value)
 
 
 _FLOAT_UNARY: dict[str, Callable[[float], float]] = {
@@ -276,40 +277,41 @@ TABLE = table(
     _binary("math/min", _min, min), _binary("math/max", _max, max),
     _binary("math/atan2", _guard2(m.atan2)), _binary("math/pow", _pow),
     OpSpec("math/clamp", {"a": "NI", "b": "NI", "c": "NI"}, {"value": "NI"},
-           compute=_lift3(lambda a, b, c: _min(_max(a, _min(b, c)), _max(b, c)),
+           value=_lift3(lambda a, b, c: _min(_max(a, _min(b, c)), _max(b, c)),
                           lambda a, b, c: min(max(a, min(b, c)), max(b, c)))),
     OpSpec("math/mix", {"a": "N", "b": "N", "c": "N"}, {"value": "N"},
-           compute=_lift3(lambda a, b, c: (1 - c) * a + c * b)),
-    OpSpec("math/smoothStep", {"a": "N", "b": "N", "c": "N"}, {"value": "N"}, compute=_lift3(_smooth)),
-    OpSpec("math/eq", {"a": "T", "b": "T"}, {"value": "bool"}, compute=_compare(_eq)),
-    OpSpec("math/lt", {"a": "S", "b": "S"}, {"value": "bool"}, compute=_compare(lambda a, b: a < b)),
-    OpSpec("math/le", {"a": "S", "b": "S"}, {"value": "bool"}, compute=_compare(lambda a, b: a <= b)),
-    OpSpec("math/gt", {"a": "S", "b": "S"}, {"value": "bool"}, compute=_compare(lambda a, b: a > b)),
-    OpSpec("math/ge", {"a": "S", "b": "S"}, {"value": "bool"}, compute=_compare(lambda a, b: a >= b)),
-    OpSpec("math/isNaN", {"a": "float"}, {"value": "bool"}, compute=lambda rt, n: {"value": m.isnan(rt.get(n, "a"))}),
-    OpSpec("math/isInf", {"a": "float"}, {"value": "bool"}, compute=lambda rt, n: {"value": m.isinf(rt.get(n, "a"))}),
+           value=_lift3(lambda a, b, c: (1 - c) * a + c * b)),
+    OpSpec("math/smoothStep", {"a": "N", "b": "N", "c": "N"}, {"value": "N"}, value=_lift3(_smooth)),
+    OpSpec("math/eq", {"a": "T", "b": "T"}, {"value": "bool"}, value=_compare(_eq)),
+    OpSpec("math/lt", {"a": "S", "b": "S"}, {"value": "bool"}, value=_compare(lambda a, b: a < b)),
+    OpSpec("math/le", {"a": "S", "b": "S"}, {"value": "bool"}, value=_compare(lambda a, b: a <= b)),
+    OpSpec("math/gt", {"a": "S", "b": "S"}, {"value": "bool"}, value=_compare(lambda a, b: a > b)),
+    OpSpec("math/ge", {"a": "S", "b": "S"}, {"value": "bool"}, value=_compare(lambda a, b: a >= b)),
+    OpSpec("math/isNaN", {"a": "float"}, {"value": "bool"}, value=lambda rt, n: m.isnan(rt.get(n, "a"))),
+    OpSpec("math/isInf", {"a": "float"}, {"value": "bool"}, value=lambda rt, n: m.isinf(rt.get(n, "a"))),
     OpSpec("math/select", {"condition": "bool", "a": "T", "b": "T"}, {"value": "T"}, compute=_select),
     OpSpec("math/switch", {"selection": "int", "default": "T"}, {"value": "T"}, config={"cases": "int[]"},
            compute=_switch, sockets=_switch_sockets),
     OpSpec("math/random", {}, {"value": "float"}, compute=_random),
     # integer bitwise (bool variants of not/and/or/xor share the names)
     OpSpec("math/not", {"a": "B"}, {"value": "B"},
-           compute=lambda rt, n: {"value": (lambda a: not a if a.__class__ is bool else ~a)(rt.get(n, "a"))}),
+           value=lambda rt, n: (lambda a: not a if a.__class__ is bool else ~a)(rt.get(n, "a"))),
     OpSpec("math/and", {"a": "B", "b": "B"}, {"value": "B"},
-           compute=lambda rt, n: {"value": rt.get(n, "a") & rt.get(n, "b")}),
+           value=lambda rt, n: rt.get(n, "a") & rt.get(n, "b")),
     OpSpec("math/or", {"a": "B", "b": "B"}, {"value": "B"},
-           compute=lambda rt, n: {"value": rt.get(n, "a") | rt.get(n, "b")}),
+           value=lambda rt, n: rt.get(n, "a") | rt.get(n, "b")),
     OpSpec("math/xor", {"a": "B", "b": "B"}, {"value": "B"},
-           compute=lambda rt, n: {"value": rt.get(n, "a") ^ rt.get(n, "b")}),
+           value=lambda rt, n: rt.get(n, "a") ^ rt.get(n, "b")),
     OpSpec("math/asr", {"a": "int", "b": "int"}, {"value": "int"},
-           compute=lambda rt, n: {"value": rt.get(n, "a") >> (rt.get(n, "b") & 31)}),
+           value=lambda rt, n: rt.get(n, "a") >> (rt.get(n, "b") & 31)),
     OpSpec("math/lsl", {"a": "int", "b": "int"}, {"value": "int"},
-           compute=lambda rt, n: {"value": wrap32(rt.get(n, "a") << (rt.get(n, "b") & 31))}),
-    OpSpec("math/clz", {"a": "int"}, {"value": "int"}, compute=lambda rt, n: {"value": _clz(rt.get(n, "a"))}),
-    OpSpec("math/ctz", {"a": "int"}, {"value": "int"}, compute=lambda rt, n: {"value": _ctz(rt.get(n, "a"))}),
+           value=lambda rt, n: wrap32(rt.get(n, "a") << (rt.get(n, "b") & 31))),
+    OpSpec("math/clz", {"a": "int"}, {"value": "int"}, value=lambda rt, n: _clz(rt.get(n, "a"))),
+    OpSpec("math/ctz", {"a": "int"}, {"value": "int"}, value=lambda rt, n: _ctz(rt.get(n, "a"))),
     OpSpec("math/popcnt", {"a": "int"}, {"value": "int"},
-           compute=lambda rt, n: {"value": bin(rt.get(n, "a") & 0xFFFFFFFF).count("1")}),
+           value=lambda rt, n: bin(rt.get(n, "a") & 0xFFFFFFFF).count("1")),
     OpSpec("ref/eq", {"a": "ref", "b": "ref"}, {"value": "bool"},
-           compute=lambda rt, n: {"value": rt.get(n, "a") == rt.get(n, "b")}),
+           value=lambda rt, n: rt.get(n, "a") == rt.get(n, "b")),
 )
 TABLE.update(LINALG)
+TABLE.update(COLOR)

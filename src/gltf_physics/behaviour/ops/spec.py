@@ -25,7 +25,8 @@ class OpSpec:
     (``key → "int" | "int[]" | "bool" | "string"``), behaviour (``compute`` for pure operations, ``run`` for flow
     ones; ``init`` prepares a compiled node), an optional ``check`` for the validator, ``sockets`` for operations
     whose sockets depend on the configuration (``(graph, node) → (inputs, outputs, flows_in, flows_out)``) and
-    ``event``: the runner may fire it from outside (``GraphRunner.fire``)."""
+    ``event``: the runner may fire it from outside (``GraphRunner.fire``). ``value`` is the fast form of a pure
+operation whose only output is ``value``: it returns that value without building a dict."""
 
     name: str
     inputs: dict[str, str] = field(default_factory=dict)
@@ -40,6 +41,12 @@ class OpSpec:
     sockets: Sockets | None = None
     event: bool = False
     required_config: tuple[str, ...] = ()
+    value: Callable[[Any, Any], Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.value is not None and self.compute is None:  # the dict form, for readers of other outputs
+            value = self.value
+            object.__setattr__(self, "compute", lambda rt, node: {"value": value(rt, node)})
 
     @property
     def domain(self) -> str:

@@ -17,16 +17,16 @@ def float_to_int(a: float) -> int:
 
 
 def _unary(fn: Any) -> Any:
-    def compute(rt: Any, node: Any) -> dict[str, Any]:
-        return {"value": fn(rt.get(node, "a"))}
-    return compute
+    def value(rt: Any, node: Any) -> Any:
+        return fn(rt.get(node, "a"))
+    return value
 
 
 TABLE = table(
-    OpSpec("type/boolToInt", {"a": "bool"}, {"value": "int"}, compute=_unary(lambda a: 1 if a else 0)),
-    OpSpec("type/boolToFloat", {"a": "bool"}, {"value": "float"}, compute=_unary(lambda a: 1.0 if a else 0.0)),
-    OpSpec("type/intToBool", {"a": "int"}, {"value": "bool"}, compute=_unary(lambda a: a != 0)),
-    OpSpec("type/intToFloat", {"a": "int"}, {"value": "float"}, compute=_unary(float)),
-    OpSpec("type/floatToBool", {"a": "float"}, {"value": "bool"}, compute=_unary(lambda a: not (a == 0 or a != a))),
-    OpSpec("type/floatToInt", {"a": "float"}, {"value": "int"}, compute=_unary(float_to_int)),
+    OpSpec("type/boolToInt", {"a": "bool"}, {"value": "int"}, value=_unary(lambda a: 1 if a else 0)),
+    OpSpec("type/boolToFloat", {"a": "bool"}, {"value": "float"}, value=_unary(lambda a: 1.0 if a else 0.0)),
+    OpSpec("type/intToBool", {"a": "int"}, {"value": "bool"}, value=_unary(lambda a: a != 0)),
+    OpSpec("type/intToFloat", {"a": "int"}, {"value": "float"}, value=_unary(float)),
+    OpSpec("type/floatToBool", {"a": "float"}, {"value": "bool"}, value=_unary(lambda a: not (a == 0 or a != a))),
+    OpSpec("type/floatToInt", {"a": "float"}, {"value": "int"}, value=_unary(float_to_int)),
 )

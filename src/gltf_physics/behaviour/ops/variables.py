@@ -57,8 +57,8 @@ def _get_init(rt: Any, node: Any) -> None:
     node.state["v"] = index
 
 
-def _get(rt: Any, node: Any) -> dict[str, Any]:
-    return {"value": rt.variables[node.state["v"]]}
+def _get(rt: Any, node: Any) -> Any:
+    return rt.variables[node.state["v"]]
 
 
 def _set_init(rt: Any, node: Any) -> None:
@@ -66,9 +66,18 @@ def _set_init(rt: Any, node: Any) -> None:
     if not targets or any(i is None for _, i in targets):
         raise GraphError(f"{node.op} names no variable", node.pointer)
     node.state["targets"] = targets
+    node.state["single"] = targets[0] if len(targets) == 1 else None
 
 
 def _set(rt: Any, node: Any, socket: str) -> None:
+    single = node.state["single"]
+    if single is not None:  # the common case, one variable: no lists
+        value = rt.get(node, single[0])
+        if rt.interpolations:
+            replace(rt, ("variable", single[1]))
+        rt.variables[single[1]] = value
+        rt.activate(node, "out")
+        return
     targets = node.state["targets"]
     values = [rt.get(node, s) for s, _ in targets]
     for (_, index), value in zip(targets, values, strict=True):
@@ -104,7 +113,7 @@ def _interpolate(rt: Any, node: Any, socket: str) -> None:
 
 
 TABLE = table(
-    OpSpec("variable/get", config={"variable": "int"}, compute=_get, init=_get_init, sockets=_get_sockets,
+    OpSpec("variable/get", config={"variable": "int"}, value=_get, init=_get_init, sockets=_get_sockets,
            required_config=("variable",)),
     OpSpec("variable/set", flows_in=("in",), flows_out=("out",), config={"variables": "int[]"}, run=_set,
            init=_set_init, sockets=_set_sockets),
