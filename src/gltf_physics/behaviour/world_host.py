@@ -226,7 +226,10 @@ class GraphDriver:
 def attach(world: World, selector: int | bool | None) -> GraphDriver | None:
     """The driver of the graph ``selector`` picks in the World's document: None picks the document's default
     graph (when it has ``KHR_interactivity``), an int that graph, False none. Raises GraphError when an int names
-    no graph or the graph cannot be compiled."""
+    no graph, GraphRefused when the graph breaks a rule (``prepare``'s KHRI rules, and the physics operations'
+    KRBI-1/KRBI-2, which need the document)."""
+    from .load import prepare
+
     if selector is False:
         return None
     doc = world.scene.document.json if world.scene.document is not None else {}
@@ -238,15 +241,11 @@ def attach(world: World, selector: int | bool | None) -> GraphDriver | None:
     index = interactivity.default if selector is None or selector is True else int(selector)
     if not 0 <= index < len(interactivity.graphs):
         raise GraphError(f"graph {index} does not exist (the file has {len(interactivity.graphs)})")
-    graph = interactivity.graphs[index]
-    problems = refusals(graph, doc)
-    if problems:
-        raise GraphRefused(problems)
-    try:
-        runner = GraphRunner(graph, WorldHost(world))
-    except GraphError as e:
-        raise GraphRefused([str(e)]) from None
-    return GraphDriver(world, runner, index)
+    prepared = prepare(doc, WorldHost(world), index)
+    errors = list(prepared.errors) + physics_errors(interactivity.graphs[index], doc, prepared.errors)
+    if errors or prepared.runner is None:
+        raise GraphRefused(errors or ["the graph cannot run"])
+    return GraphDriver(world, prepared.runner, index)
 
 
 class GraphRefused(GraphError):
@@ -257,23 +256,17 @@ class GraphRefused(GraphError):
         self.problems = problems
 
 
-def refusals(graph: Any, doc: dict[str, Any]) -> list[str]:
-    """The errors that keep ``graph`` from running, one line each: the graph validator's (``check.py``, KHRI-*) and
-    the physics operations' (KRBI-1, KRBI-2), each with its rule id and pointer; warnings do not refuse it."""
-    from ..validation.rules import Severity, severity_of
-    from .check import check
+def physics_errors(graph: Any, doc: dict[str, Any], known: list[str]) -> list[str]:
+    """KRBI-1 and KRBI-2 errors of ``graph`` that ``known`` (``prepare``'s lines) does not already hold, in its
+    form ``"KRBI-1 /pointer: message"``."""
     from .ops.physics import check_document
 
-    problems: list[str] = []
-    seen: set[tuple[str, str]] = set()
+    found: list[str] = []
 
     def emit(code: str, pointer: str, message: str, severity: int | None = None) -> None:
-        mine = pointer == graph.pointer or pointer.startswith(graph.pointer + "/")
-        level = severity_of(code) if severity is None else Severity(severity)
-        if mine and level == Severity.ERROR and (code, pointer) not in seen:
-            seen.add((code, pointer))
-            problems.append(f"{pointer}: {code} {message}")
+        line = f"{code} {pointer}:"
+        if pointer.startswith(graph.pointer + "/") and not any(k.startswith(line) for k in known + found):
+            found.append(f"{code} {pointer}: {message}")
 
-    check(doc, emit)
     check_document(doc, emit)
-    return problems
+    return found
