@@ -345,3 +345,19 @@ def test_select_and_hover_fire_up_the_node_chain() -> None:
     world = bs.world(doc)
     world.select(handle)
     assert [x.message for x in world.graph.logs] == [f"select@{handle} {handle}"]
+
+
+def test_view_embeds_the_run_the_graph_made() -> None:
+    """`view` bakes the run with the graph (the impulse moved the box), as `simulate` runs it."""
+    from gltf_physics.view.bake import record
+
+    doc, (box,) = _floating()
+    g = GraphBuilder()
+    g.flow(g.node("event/onStart"), "out", g.node("rigid_body/applyImpulse", nodeIndex=box,
+                                                  linearImpulse=(4.0, 0.0, 0.0)))
+    g.attach(doc)
+    import gltf_physics as gp
+
+    bake = record(gp.read_scene(bs.document(doc)), 1.0)
+    last = bake["translations"][-3:]
+    assert last == [pytest.approx(2.0, abs=1e-4), 0.0, 0.0]
