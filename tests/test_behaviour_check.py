@@ -122,3 +122,35 @@ def test_an_invalid_graph_is_reported_and_not_run() -> None:
                                "(node 4 → 2)"]
     assert prepare(bad, DocumentHost(bad), graph=5).errors == [
         "KHRI-1 /extensions/KHR_interactivity: no graph 5 (1 graphs)"]
+
+
+def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix] if prefix else []
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    for key, value in items:
+        out += _paths(value, (*prefix, key))
+    return out
+
+
+def test_malformed_graph_json_never_raises() -> None:
+    """Every value of the base graph replaced by junk of each JSON kind: the checker, prepare() and a run of
+    whatever still prepares report problems as messages, never an exception."""
+    from gltf_physics.behaviour import prepare
+    from gltf_physics.behaviour.doc_host import DocumentHost
+
+    paths = _paths(base()["extensions"]["KHR_interactivity"])
+    runs = 0
+    for path in paths:
+        for junk in (None, "x", -1, 1.5, [], {}, True, ["x"], 10**12):
+            g = base()
+            obj = g["extensions"]["KHR_interactivity"]
+            for key in path[:-1]:
+                obj = obj[key]
+            obj[path[-1]] = junk
+            check(g, lambda *args, **kw: None)
+            prepared = prepare(g, DocumentHost(g))
+            if prepared.runner is not None:
+                prepared.runner.start()
+                prepared.runner.tick(0.0, 0.0)
+                runs += 1
+    assert len(paths) > 60 and runs > 0

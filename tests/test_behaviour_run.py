@@ -209,9 +209,10 @@ def test_graphs_survive_save_load_and_conversion(tmp_path: Path) -> None:
     api.save(doc, tmp_path / "a.gltf")
     again = json.loads((tmp_path / "a.gltf").read_text())
     assert again["extensions"]["KHR_interactivity"] == graph
-    converted, _ = api.convert(Document(json=again, buffers=doc.buffers), "khr")
-    assert converted.json["extensions"]["KHR_interactivity"] == graph
-    assert "KHR_interactivity" in converted.json["extensionsUsed"]
+    for target in ("khr", "omi"):
+        converted, _ = api.convert(Document(json=copy.deepcopy(again), buffers=doc.buffers), target)  # type: ignore[arg-type]
+        assert converted.json["extensions"]["KHR_interactivity"] == graph
+        assert "KHR_interactivity" in converted.json["extensionsUsed"]
 
 
 def test_stop_propagation_skips_the_later_handlers_of_the_same_tick() -> None:
@@ -268,3 +269,70 @@ def test_every_operation_of_the_specification_is_in_the_tables() -> None:
             "event/receive", "event/send", "debug/log"}
     assert len(core) == 135  # every distinct operation name of the specification
     assert core - set(OPS) == set()
+
+
+def test_summary_counts_operations_by_domain() -> None:
+    from gltf_physics.behaviour.summary import summarize
+
+    doc = graph_doc([{"op": "event/onStart", "flows": {"out": 1}},
+                     {"op": "rigid_body/applyImpulse"},
+                     {"op": "math/add", "values": {"a": inline("int", 1), "b": inline("int", 2)}}],
+                    variables=[variable("int")], events=[{"id": "go", "values": {}}])
+    summary = summarize(read_interactivity(doc))  # type: ignore[arg-type]
+    assert summary == {"form": "current", "default": 0, "graphs": [
+        {"nodes": 3, "domains": {"event": 1, "math": 1, "rigid_body": 1}, "events": ["go"], "variables": 1,
+         "physics": ["rigid_body/applyImpulse"]}]}
+
+
+def test_a_draft_flow_cycle_stops_with_one_line() -> None:
+    """The draft lets flows go backwards: two sequences feeding each other recurse without end; the runner stops
+    the graph with one line instead of overflowing."""
+    doc = graph_doc([
+        {"op": "event/onStart", "flows": {"out": 1}},
+        {"op": "flow/sequence", "flows": {"a": 2}},
+        {"op": "flow/sequence", "flows": {"a": 1}},
+        {"op": "variable/set", "configuration": {"variable": 0}, "values": {"value": inline("int", 1)}},  # draft
+    ], variables=[variable("int")])
+    interactivity = read_interactivity(doc)
+    assert interactivity is not None and interactivity.form == "draft-2025"
+    runner = GraphRunner(interactivity.graphs[0], DocumentHost(doc))
+    runner.start()
+    assert [e.message for e in runner.errors] == ["the flow chain is too deep (a flow loop?)"]
+
+
+def _animated() -> tuple[dict[str, Any], Document]:
+    """Node 0 slides x: 0 → 2 over 2 s (animation 0); a graph starts it from 0 to 2 s at speed 2 on start and
+    counts its done flow in variable 0."""
+    from gltf_physics.gltf.animation import add_node_animation
+
+    doc = graph_doc([
+        {"op": "event/onStart", "flows": {"out": 1}},
+        {"op": "animation/start", "values": {"animation": inline("ref", "/animations/0"),
+                                             "startTime": inline("float", 0.0), "endTime": inline("float", 2.0),
+                                             "speed": inline("float", 2.0)}, "flows": {"done": 2}},
+        {"op": "variable/set", "configuration": {"variables": [0]}, "values": {"0": inline("int", 1)}},
+    ], variables=[variable("int", 0)])
+    document = Document(json=doc, buffers=[])
+    add_node_animation(document, "slide", [0.0, 2.0], {0: ([[0.0, 0.0, 0.0], [2.0, 0.0, 0.0]], None)})
+    return document.json, document
+
+
+def test_animation_plays_at_its_speed_and_fires_done() -> None:
+    doc, document = _animated()
+    runner = GraphRunner(read_interactivity(doc).graphs[0], DocumentHost(doc, document))  # type: ignore[union-attr]
+    runner.start()
+    runner.tick(0.5, 0.5)  # 0.5 s at speed 2: animation time 1.0 → x = 1
+    assert runner.host.get_pointer("/nodes/0/translation") == (1.0, 0.0, 0.0)
+    assert runner.variable(0) == 0
+    runner.tick(1.0, 0.5)  # reaches the end time: done
+    assert runner.host.get_pointer("/nodes/0/translation") == (2.0, 0.0, 0.0)
+    assert runner.variable(0) == 1 and runner.errors == []
+
+
+def test_animation_without_the_document_takes_the_err_flow() -> None:
+    doc, _ = _animated()
+    nodes = doc["extensions"]["KHR_interactivity"]["graphs"][0]["nodes"]
+    nodes[1]["flows"] = {"err": {"node": 2, "socket": "in"}}
+    runner = GraphRunner(read_interactivity(doc).graphs[0], DocumentHost(doc))  # type: ignore[union-attr]
+    runner.start()
+    assert runner.variable(0) == 1 and runner.errors == []

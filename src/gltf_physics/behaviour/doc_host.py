@@ -15,6 +15,8 @@ import copy
 import math
 from typing import Any
 
+from ..gltf.animation import NodeTracks, node_tracks
+from ..gltf.document import Document
 from .errors import GraphError
 from .host import BaseHost
 from .ops.linalg import compose
@@ -60,9 +62,37 @@ def _split(pointer: str) -> list[str]:
 class DocumentHost(BaseHost):
     """The Object Model of a glTF JSON document (a copy: writes never reach the caller's dict)."""
 
-    def __init__(self, doc_json: dict[str, Any]) -> None:
+    def __init__(self, doc_json: dict[str, Any], document: Document | None = None) -> None:
+        """``document`` (the loaded file, with its buffers) lets the graph play the file's animations."""
         super().__init__()
         self.json = copy.deepcopy(doc_json)
+        self._document = document
+        self._tracks: dict[int, tuple[float, dict[int, NodeTracks]]] = {}
+
+    # ----- animations ----------------------------------------------------------------------------------------
+    def _animation(self, animation: int) -> tuple[float, dict[int, NodeTracks]]:
+        if animation not in self._tracks:
+            animations = self.json.get("animations")
+            if self._document is None or not isinstance(animations, list) or not 0 <= animation < len(animations):
+                raise GraphError(f"no animation {animation}")
+            tracks = node_tracks(self._document, animation)
+            samplers = [s for t in tracks.values() for s in (t.translation, t.rotation, t.scale) if s is not None]
+            self._tracks[animation] = (max((float(s.times[-1]) for s in samplers), default=0.0), tracks)
+        return self._tracks[animation]
+
+    def animation_duration(self, animation: int) -> float:
+        """The largest key time of the animation's node transform channels."""
+        return self._animation(animation)[0]
+
+    def apply_animation(self, animation: int, time: float) -> None:
+        """Write the animated nodes' translation/rotation/scale at ``time`` into this host's JSON."""
+        nodes = self._nodes()
+        for index, tracks in self._animation(animation)[1].items():
+            for path in ("translation", "rotation", "scale"):
+                sampler = getattr(tracks, path)
+                if sampler is not None:
+                    nodes[index][path] = [float(x) for x in sampler.sample(time)]
+                    nodes[index].pop("matrix", None)
 
     # ----- reading -------------------------------------------------------------------------------------------
     def _walk(self, parts: list[str]) -> tuple[Any, str]:

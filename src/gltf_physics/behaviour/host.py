@@ -38,14 +38,20 @@ class Host(Protocol):
     def log(self, message: str) -> None:
         """A ``debug/log`` line."""
 
+    def animation_duration(self, animation: int) -> float:
+        """The animation's length T (its samplers' largest input time); GraphError when it does not exist."""
+
+    def apply_animation(self, animation: int, time: float) -> None:
+        """Set every property ``animation`` targets to its value at effective time ``time`` (in [0, T])."""
+
     def start_animation(self, animation: int, start: float, end: float, speed: float) -> None:
-        """Start playing ``animation`` from ``start`` to ``end`` (seconds) at ``speed``."""
+        """The graph started ``animation`` (from ``start`` to ``end`` seconds at ``speed``); the runner times it."""
 
     def stop_animation(self, animation: int) -> None:
-        """Stop ``animation`` where it is."""
+        """The graph stopped ``animation`` where it is."""
 
     def stop_animation_at(self, animation: int, time: float) -> None:
-        """Stop ``animation`` when it reaches ``time``."""
+        """The graph will stop ``animation`` when it reaches ``time``."""
 
     def apply_impulse(self, node: int, impulse: tuple[float, float, float]) -> None:
         """Apply a world-space linear impulse at the centre of mass of the body on ``node``."""
@@ -85,17 +91,22 @@ class BaseHost:
         """Keeps the line."""
         self.lines.append(message)
 
-    def start_animation(self, animation: int, start: float, end: float, speed: float) -> None:
+    def animation_duration(self, animation: int) -> float:
+        """Refuses: no animations (animation/start takes its err flow)."""
+        raise _unsupported(f"animation {animation}")
+
+    def apply_animation(self, animation: int, time: float) -> None:
         """Refuses: no animations."""
-        raise _unsupported("animation/start")
+        raise _unsupported(f"animation {animation}")
+
+    def start_animation(self, animation: int, start: float, end: float, speed: float) -> None:
+        """Nothing to do: the runner times the animation."""
 
     def stop_animation(self, animation: int) -> None:
-        """Refuses: no animations."""
-        raise _unsupported("animation/stop")
+        """Nothing to do."""
 
     def stop_animation_at(self, animation: int, time: float) -> None:
-        """Refuses: no animations."""
-        raise _unsupported("animation/stopAt")
+        """Nothing to do."""
 
     def apply_impulse(self, node: int, impulse: tuple[float, float, float]) -> None:
         """Refuses: no physics."""

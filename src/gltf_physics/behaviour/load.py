@@ -57,4 +57,7 @@ def prepare(doc_json: dict[str, Any], host: Host, graph: int | None = None, *,
         runner = GraphRunner(selected, host, activation_budget=activation_budget)
     except GraphError as err:
         return Prepared(None, index, [f"KHRI-10 {err.pointer}: {err.message}"], warnings, interactivity.notes)
+    except Exception as exc:  # a graph the checks let through but the compiler cannot take: still one line
+        return Prepared(None, index, [f"KHRI-10 {selected.pointer}: the graph cannot be compiled "
+                                      f"({type(exc).__name__}: {exc})"], warnings, interactivity.notes)
     return Prepared(runner, index, errors, warnings, interactivity.notes)

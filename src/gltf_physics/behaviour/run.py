@@ -206,27 +206,25 @@ class GraphRunner:
             self._entry(lambda node=node: self.activate(node, "out"))
         self.stopped_events.discard(reference)
 
-    def start(self) -> None:
-        """Fire every ``event/onStart`` node, in JSON order."""
+    def _deep(self, call: Callable[[], None]) -> None:
+        """Run one entry point with room for long flow chains (each activation is a Python call)."""
         self.count = 0
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
         try:
-            self._fire_nodes(self.listeners.get("event/onStart", []), event="start")
+            call()
         finally:
             sys.setrecursionlimit(limit)
+
+    def start(self) -> None:
+        """Fire every ``event/onStart`` node, in JSON order."""
+        self._deep(lambda: self._fire_nodes(self.listeners.get("event/onStart", []), event="start"))
 
     def tick(self, time_since_start: float, dt: float) -> None:
         """One tick at graph time ``time_since_start``: pending custom events, due delays, interpolations, then
         every ``event/onTick`` node."""
-        self.count = 0
         self.time = time_since_start
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20000))
-        try:
-            self._tick(time_since_start, dt)
-        finally:
-            sys.setrecursionlimit(limit)
+        self._deep(lambda: self._tick(time_since_start, dt))
         self.ticks += 1
 
     def _tick(self, time_since_start: float, dt: float) -> None:
@@ -266,9 +264,8 @@ class GraphRunner:
 
     def fire(self, op: str, outputs: dict[str, Any], match: Callable[[GraphNode], bool] | None = None) -> None:
         """Fire every event node of ``op`` (in JSON order) whose node ``match`` accepts, with ``outputs`` set."""
-        self.count = 0
         nodes = [n for n in self.listeners.get(op, []) if match is None or match(n.source)]
-        self._fire_nodes(nodes, outputs, event=op)
+        self._deep(lambda: self._fire_nodes(nodes, outputs, event=op))
 
     # ----- custom events -------------------------------------------------------------------------------------
     def event_index(self, event: int | str) -> int:
@@ -284,8 +281,8 @@ class GraphRunner:
 
     def send(self, event: int | str, values: dict[str, Any] | None = None) -> None:
         """Deliver custom event ``event`` (index or id) from Python now: every matching ``event/receive`` runs."""
-        self.count = 0
-        self._deliver(self.event_index(event), values or {})
+        index = self.event_index(event)
+        self._deep(lambda: self._deliver(index, values or {}))
 
     def queue_event(self, event: int, values: dict[str, Any]) -> None:
         """An ``event/send`` from the graph: recorded in ``sent``, delivered at the next tick."""

@@ -63,7 +63,7 @@ def run_test(glb: Path, spec_json: Path) -> tuple[list[SubResult], GraphRunner]:
     interactivity = read_interactivity(document.json)
     if interactivity is None or not interactivity.graphs:
         raise ValueError(f"{glb} has no KHR_interactivity graph")
-    runner = GraphRunner(interactivity.graphs[interactivity.default], DocumentHost(document.json))
+    runner = GraphRunner(interactivity.graphs[interactivity.default], DocumentHost(document.json, document))
     runner.start()
     duration = 0.0
     step = 1.0 / RATE

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ..errors import GraphError
-from ..values import default
+from ..values import default, type_of
 from .interp import Interpolation, replace, valid_controls
 from .spec import OpSpec, table
 
@@ -115,9 +115,11 @@ def _get(rt: Any, node: Any) -> dict[str, Any]:
     pointer = effective(rt, node)
     if pointer is not None:
         try:
-            return {"value": rt.host.get_pointer(pointer), "isValid": True}
+            value = rt.host.get_pointer(pointer)
         except GraphError:
-            pass
+            value = None
+        if value is not None and type_of(value) == node.state["type"]:  # another type: not this property
+            return {"value": value, "isValid": True}
     return {"value": node.state["default"], "isValid": False}
 
 

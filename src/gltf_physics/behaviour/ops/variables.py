@@ -29,8 +29,8 @@ def _set_targets(graph: Any, node: Any) -> list[tuple[str, int | None]]:
     """(input socket, variable index) pairs: current ``variables`` → sockets "0", "1"…; draft ``variable`` →
     socket "value"."""
     if "variables" in node.configuration or node.op == "variable/setMultiple":
-        return [(str(v), _index(graph, v)) for v in dict.fromkeys(_cfg_list(node, "variables"))
-                if isinstance(v, int)]
+        ints = [v for v in _cfg_list(node, "variables") if isinstance(v, int) and not isinstance(v, bool)]
+        return [(str(v), _index(graph, v)) for v in dict.fromkeys(ints)]
     one = _cfg_list(node, "variable")
     return [("value", _index(graph, one[0] if one else None))]
 
