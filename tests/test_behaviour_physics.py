@@ -361,3 +361,45 @@ def test_view_embeds_the_run_the_graph_made() -> None:
     bake = record(gp.read_scene(bs.document(doc)), 1.0)
     last = bake["translations"][-3:]
     assert last == [pytest.approx(2.0, abs=1e-4), 0.0, 0.0]
+
+
+def test_a_graph_plays_an_animation_that_moves_a_body(tmp_path: Path) -> None:
+    """animation/start on the file's second animation (the first plays by itself, from t = 0): each tick the
+    runner applies it and the World moves the kinematic box's node, keyed from x = 0 to x = 2 over 1 s."""
+    import base64
+    import struct
+
+    import gltf_physics as gp
+
+    doc = bs.scene()
+    box = bs.add_body(doc, (0.0, 0.0, 0.0), bs.box(0.5), kinematic=True)
+    other = bs.add_static(doc, (0.0, -3.0, 0.0), bs.box(0.5))
+    blob = struct.pack("<2f", 0.0, 1.0) + struct.pack("<6f", 0.0, 0.0, 0.0, 2.0, 0.0, 0.0)
+    doc["buffers"] = [{"byteLength": len(blob),
+                       "uri": "data:application/octet-stream;base64," + base64.b64encode(blob).decode()}]
+    doc["bufferViews"] = [{"buffer": 0, "byteOffset": 0, "byteLength": 8},
+                          {"buffer": 0, "byteOffset": 8, "byteLength": 24}]
+    doc["accessors"] = [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0],
+                         "max": [1.0]},
+                        {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"}]
+    doc["animations"] = [{"samplers": [{"input": 0, "output": 1}],
+                          "channels": [{"sampler": 0, "target": {"node": other, "path": "translation"}}]},
+                         {"samplers": [{"input": 0, "output": 1}],
+                          "channels": [{"sampler": 0, "target": {"node": box, "path": "translation"}}]}]
+    g = GraphBuilder()
+    start = g.node("event/onStart")
+    delay = g.node("flow/setDelay", duration=0.5)
+    play = g.node("animation/start", animation="/animations/1", startTime=0.0, endTime=1.0, speed=1.0)
+    g.flow(start, "out", delay)
+    g.flow(delay, "done", play)
+    g.attach(doc)
+    path = tmp_path / "animated.gltf"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    world = gp.World.from_file(path)
+    assert world.graph is not None and not world.graph_errors
+    world.run(0.5)
+    assert world.pose(box)[0][0] == 0.0  # not started yet
+    world.run(0.5)
+    assert world.pose(box)[0][0] == pytest.approx(1.0, abs=0.04)  # half way, 0.5 s after the start
+    assert world.get(f"/nodes/{box}/translation")[0] == pytest.approx(world.pose(box)[0][0])
+    assert not world.graph.errors

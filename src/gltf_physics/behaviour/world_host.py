@@ -2,9 +2,9 @@
 
 The host reads and writes Object Model pointers through ``World.get`` / ``World.set`` (node TRS, body motion,
 joints, vehicles… ``sim/object_model.py``), applies the ``rigid_body/*`` impulses and ray casts on the running
-engine, and keeps ``debug/log`` lines. Animation calls keep each animation's play state (``isPlaying``,
-``playhead``, ``virtualPlayhead`` under ``/animations/N/extensions/KHR_interactivity/``); the file's animations
-drive the simulation as they always do (they play from t = 0; a graph does not move them).
+engine, and keeps ``debug/log`` lines. An animation the graph plays (the runner times it) is applied each tick
+through node TRS pointers: its animated body nodes move with it. The file's animations keep driving the nodes the
+engine follows (from t = 0) as they always do.
 
 Step order (docs/behaviour.md): ``event/onStart`` runs when the World is built, before the t = 0 frame is
 recorded. Then each ``World.step``: the physics step (``substeps`` engine steps) → the step's trigger events as
@@ -16,7 +16,6 @@ due delays, interpolations, ``event/onTick`` with ``timeSinceStart`` = the World
 from __future__ import annotations
 
 import copy
-import math
 from typing import TYPE_CHECKING, Any
 
 from ..sim.errors import SimulationError
@@ -33,8 +32,7 @@ _VECTORS = {"translation": "float3", "rotation": "float4", "scale": "float3", "l
             "angularVelocity": "float3", "linearActivation": "float3", "angularActivation": "float3",
             "gyroTorque": "float3", "gravity": "float", "priority": "int"}
 _BOOLS = frozenset({"enableCollision", "angularDampeners", "linearDampeners", "useThrottle", "replace", "stop",
-                    "isKinematic", "isPlaying"})
-_ANIMATION = "/animations/"
+                    "isKinematic"})
 
 
 class WorldHost:
@@ -44,7 +42,7 @@ class WorldHost:
         self.world = world
         self._value = world.object_model.value  # the hot path of pointer/get
         self.lines: list[str] = []
-        self.animations: dict[int, dict[str, float]] = {}  # animation → start, end, speed, started (world time)
+        self.tracks: dict[int, tuple[float, dict[int, Any]]] = {}  # animation → (duration, node tracks)
         doc = world.scene.document.json if world.scene.document is not None else {}
         anims = doc.get("animations")
         self.animation_count = len(anims) if isinstance(anims, list) else 0
@@ -52,8 +50,6 @@ class WorldHost:
     # -- the Object Model ------------------------------------------------------------------------------
     def get_pointer(self, pointer: str) -> Any:
         """``World.get`` as a graph value (vectors as tuples)."""
-        if pointer.startswith(_ANIMATION):
-            return self._animation_value(pointer)
         try:
             value = self._value(pointer)
         except SimulationError as e:
@@ -77,8 +73,6 @@ class WorldHost:
         from ..sim.object_model import trs_target
 
         last = pointer.rsplit("/", 1)[-1]
-        if pointer.startswith(_ANIMATION):
-            return "bool" if last == "isPlaying" else "float" if last in ("playhead", "virtualPlayhead") else None
         if trs_target(pointer) is None:
             try:
                 pointers.resolve(pointer)
@@ -107,49 +101,40 @@ class WorldHost:
         return RayHit(hit.node, hit.fraction, hit.point, hit.normal)
 
     # -- animations ------------------------------------------------------------------------------------
+    def animation_duration(self, animation: int) -> float:
+        """The largest key time of the animation's node transform channels (GraphError: no such animation)."""
+        return self._tracks(animation)[0]
+
+    def apply_animation(self, animation: int, time: float) -> None:
+        """Set the animated nodes' translation/rotation/scale at ``time`` through ``World.set``: a body's node
+        moves the body there, another node keeps the value (node TRS pointers)."""
+        for node, tracks in self._tracks(animation)[1].items():
+            for path in ("translation", "rotation", "scale"):
+                sampler = getattr(tracks, path)
+                if sampler is not None:
+                    self._call(self.world.set, f"/nodes/{node}/{path}", [float(x) for x in sampler.sample(time)])
+
     def start_animation(self, animation: int, start: float, end: float, speed: float) -> None:
-        """Play state of ``animation`` from ``start`` towards ``end`` at ``speed`` (from the World's time now)."""
-        self._animation(animation)
-        self.animations[animation] = {"start": start, "end": end, "speed": speed, "t0": self.world.time,
-                                      "stop": math.nan}
+        """Nothing more to do: the runner times the animation and applies it each tick."""
+        self._tracks(animation)
 
     def stop_animation(self, animation: int) -> None:
-        """Stop ``animation`` where it is."""
-        self._animation(animation)
-        state = self.animations.get(animation)
-        if state is not None:
-            state["stop"] = self._playhead(state)
-            state["end"] = state["stop"]
+        """Nothing more to do: the runner stops applying it."""
 
     def stop_animation_at(self, animation: int, time: float) -> None:
-        """Stop ``animation`` when its playhead reaches ``time``."""
-        self._animation(animation)
-        state = self.animations.get(animation)
-        if state is not None:
-            state["end"] = time
+        """Nothing more to do: the runner stops applying it at ``time``."""
 
-    def _animation(self, animation: int) -> None:
-        if not 0 <= animation < self.animation_count:
-            raise GraphError(f"animation {animation} does not exist (the file has {self.animation_count})")
+    def _tracks(self, animation: int) -> tuple[float, dict[int, Any]]:
+        if animation not in self.tracks:
+            from ..gltf.animation import node_tracks
 
-    def _playhead(self, state: dict[str, float]) -> float:
-        run = state["start"] + (self.world.time - state["t0"]) * state["speed"]
-        lo, hi = sorted((state["start"], state["end"]))
-        return min(max(run, lo), hi)
-
-    def _animation_value(self, pointer: str) -> Any:
-        parts = pointer.split("/")
-        if len(parts) != 6 or not parts[2].isdigit() or parts[4] != "KHR_interactivity":
-            raise GraphError(f"{pointer} cannot be read")
-        index = int(parts[2])
-        self._animation(index)
-        state = self.animations.get(index)
-        playhead = self._playhead(state) if state is not None else 0.0
-        if parts[5] == "isPlaying":
-            return state is not None and playhead != state["end"]
-        if parts[5] in ("playhead", "virtualPlayhead"):
-            return playhead
-        raise GraphError(f"{pointer} cannot be read")
+            document = self.world.scene.document
+            if document is None or not 0 <= animation < self.animation_count:
+                raise GraphError(f"animation {animation} does not exist (the file has {self.animation_count})")
+            tracks = node_tracks(document, animation)
+            samplers = [s for t in tracks.values() for s in (t.translation, t.rotation, t.scale) if s is not None]
+            self.tracks[animation] = (max((float(s.times[-1]) for s in samplers), default=0.0), tracks)
+        return self.tracks[animation]
 
     @staticmethod
     def _call(fn: Any, *args: Any) -> Any:
@@ -192,21 +177,20 @@ class GraphDriver:
         self.runner.time = self.world.time
         return self.picks
 
-    def state(self) -> tuple[GraphRunner, int, dict[int, dict[str, float]]]:
+    def state(self) -> tuple[GraphRunner, int]:
         """A copy of the graph's whole run state (variables, delays, interpolations, node states, logs), for
         :meth:`restore` (``World.snapshot``)."""
         host = self.runner.host
         keep = {id(host): host, id(self.runner.graph): self.runner.graph, id(self.world): self.world}
-        return copy.deepcopy(self.runner, keep), self.seen, copy.deepcopy(host.animations)  # type: ignore[attr-defined]
+        return copy.deepcopy(self.runner, keep), self.seen
 
-    def restore(self, state: tuple[GraphRunner, int, dict[int, dict[str, float]]]) -> None:
+    def restore(self, state: tuple[GraphRunner, int]) -> None:
         """Back to a :meth:`state` (which stays reusable)."""
-        runner, seen, animations = state
+        runner, seen = state
         host = runner.host
         self.runner = copy.deepcopy(runner, {id(host): host, id(runner.graph): runner.graph,
                                              id(self.world): self.world})
         self.seen = seen
-        host.animations = copy.deepcopy(animations)  # type: ignore[attr-defined]
 
     def after_step(self) -> None:
         """The step's trigger events, then the tick."""
