@@ -403,3 +403,25 @@ def test_a_graph_plays_an_animation_that_moves_a_body(tmp_path: Path) -> None:
     assert world.pose(box)[0][0] == pytest.approx(1.0, abs=0.04)  # half way, 0.5 s after the start
     assert world.get(f"/nodes/{box}/translation")[0] == pytest.approx(world.pose(box)[0][0])
     assert not world.graph.errors
+
+
+def test_pointers_the_world_does_not_own_go_to_the_document() -> None:
+    """A graph in a physics asset may change a material: the World host passes pointers it does not own (materials,
+    .length…) to the document host's copy of the JSON."""
+    doc, (box,) = _floating()
+    doc["materials"] = [{"pbrMetallicRoughness": {"baseColorFactor": [1.0, 0.0, 0.0, 1.0]}}]
+    g = GraphBuilder()
+    start = g.node("event/onStart")
+    paint = g.node("pointer/set", configuration={"pointer": "/materials/0/pbrMetallicRoughness/baseColorFactor",
+                                                 "type": g.type("float4")}, value=(0.0, 1.0, 0.0, 1.0))
+    count = g.node("pointer/get", configuration={"pointer": "/nodes.length", "type": g.type("int")})
+    log = g.node("debug/log", configuration={"message": "{n} nodes"}, n=g.out(count))
+    g.flow(start, "out", paint)
+    g.flow(paint, "out", log)
+    g.attach(doc)
+    world = bs.world(doc)
+    assert [x.message for x in world.graph.logs] == [f"{len(doc['nodes'])} nodes"]
+    host = world.graph.host
+    assert host.get_pointer("/materials/0/pbrMetallicRoughness/baseColorFactor") == (0.0, 1.0, 0.0, 1.0)
+    assert host.pointer_type(f"/nodes/{box}{MOTION}/gravityFactor") == "float"
+    assert doc["materials"][0]["pbrMetallicRoughness"]["baseColorFactor"] == [1.0, 0.0, 0.0, 1.0]  # not the file

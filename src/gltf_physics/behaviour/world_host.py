@@ -41,6 +41,8 @@ class WorldHost:
     def __init__(self, world: World) -> None:
         self.world = world
         self._value = world.object_model.value  # the hot path of pointer/get
+        self._world_pointers: dict[str, bool] = {}  # pointer → owned by the World (else: the document host)
+        self._doc_host: Any = None  # made on the first pointer the World does not own
         self.lines: list[str] = []
         self.tracks: dict[int, tuple[float, dict[int, Any]]] = {}  # animation → (duration, node tracks)
         doc = world.scene.document.json if world.scene.document is not None else {}
@@ -53,7 +55,9 @@ class WorldHost:
         try:
             value = self._value(pointer)
         except SimulationError as e:
-            raise GraphError(str(e)) from None
+            if self._is_world(pointer):
+                raise GraphError(str(e)) from None
+            return self._document_host().get_pointer(pointer)  # materials, lights, .length… of the JSON
         if value.__class__ is tuple:
             return value
         kind = self.pointer_type(pointer)  # a file's 1 read as a float pointer is 1.0
@@ -64,21 +68,46 @@ class WorldHost:
         return value
 
     def set_pointer(self, pointer: str, value: Any) -> None:
-        """``World.set`` (a body's node TRS moves the body)."""
+        """``World.set`` (a body's node TRS moves the body); other Object Model pointers (materials, lights…) go
+        to the document host's copy of the JSON."""
+        if not self._is_world(pointer):
+            self._document_host().set_pointer(pointer, value)
+            return
         self._call(self.world.set, pointer, list(value) if isinstance(value, tuple) else value)
 
     def pointer_type(self, pointer: str) -> str | None:
-        """The Object Model type of a pointer the World reads and writes, else None."""
-        from ..dialects.common import pointers
-        from ..sim.object_model import trs_target
-
+        """The Object Model type of ``pointer``: the World's pointers by property name, the others as the document
+        host types them (None: not supported)."""
+        if not self._is_world(pointer):
+            return self._document_host().pointer_type(pointer)
         last = pointer.rsplit("/", 1)[-1]
-        if trs_target(pointer) is None:
-            try:
-                pointers.resolve(pointer)
-            except ValueError:
-                return None
         return _VECTORS.get(last) or ("bool" if last in _BOOLS else "float")
+
+    def _is_world(self, pointer: str) -> bool:
+        """Whether the World owns ``pointer`` (node TRS, or a physics property ``World.set`` takes)."""
+        known = self._world_pointers.get(pointer)
+        if known is None:
+            from ..dialects.common import pointers
+            from ..sim.object_model import trs_target
+
+            known = trs_target(pointer) is not None
+            if not known:
+                try:
+                    pointers.resolve(pointer)
+                    known = True
+                except ValueError:
+                    known = False
+            if len(self._world_pointers) < 100_000:
+                self._world_pointers[pointer] = known
+        return known
+
+    def _document_host(self) -> Any:
+        if self._doc_host is None:
+            from .doc_host import DocumentHost
+
+            doc = self.world.scene.document
+            self._doc_host = DocumentHost(doc.json if doc is not None else {}, doc)
+        return self._doc_host
 
     def log(self, message: str) -> None:
         """Keeps the line (the runner keeps it too, with its time)."""
