@@ -336,3 +336,33 @@ def test_animation_without_the_document_takes_the_err_flow() -> None:
     runner = GraphRunner(read_interactivity(doc).graphs[0], DocumentHost(doc))  # type: ignore[union-attr]
     runner.start()
     assert runner.variable(0) == 1 and runner.errors == []
+
+
+def test_interpolations_follow_their_easing_and_fire_done() -> None:
+    """variable/interpolate and pointer/interpolate with linear control points (1/3, 1/3), (2/3, 2/3): halfway
+    in time is halfway in value; an ease-in curve (1, 0), (1, 0) is behind it; both end on the target."""
+    third = 1 / 3
+
+    def doc_for(p1: tuple[float, float], p2: tuple[float, float]) -> dict[str, Any]:
+        controls = {"duration": inline("float", 2.0), "p1": inline("float2", *p1), "p2": inline("float2", *p2)}
+        return graph_doc([
+            {"op": "event/onStart", "flows": {"out": 1}},
+            {"op": "variable/interpolate", "configuration": {"variable": 0, "useSlerp": False},
+             "values": {"value": inline("float", 10.0), **controls}, "flows": {"out": 2, "done": 3}},
+            {"op": "pointer/interpolate", "configuration": {"pointer": "/nodes/[i]/translation", "type": T["float3"]},
+             "values": {"i": inline("int", 0), "value": inline("float3", 4, 1, 0), **controls}},
+            {"op": "variable/set", "configuration": {"variables": [1]}, "values": {"1": inline("int", 1)}},
+        ], variables=[variable("float", 0.0), variable("int", 0)])
+
+    runner = _runner(doc_for((third, third), (2 * third, 2 * third)))
+    runner.start()
+    runner.tick(1.0, 1.0)
+    assert abs(runner.variable(0) - 5.0) < 1e-9
+    assert [round(x, 9) for x in runner.host.get_pointer("/nodes/0/translation")] == [2.0, 1.0, 0.0]
+    runner.tick(2.0, 1.0)
+    assert runner.variable(0) == 10.0 and runner.variable(1) == 1
+    assert runner.host.get_pointer("/nodes/0/translation") == (4.0, 1.0, 0.0)
+    eased = _runner(doc_for((1.0, 0.0), (1.0, 0.0)))
+    eased.start()
+    eased.tick(1.0, 1.0)
+    assert 0.0 < eased.variable(0) < 5.0

@@ -55,7 +55,8 @@ class RNode:
         self.pointer = source.pointer
         self.config: dict[str, Any] = source.configuration
         self.consts: dict[str, Any] = {}
-        self.links: dict[str, tuple[RNode, str]] = {}
+        # socket → (source node, its output socket, the source's fast value function when that socket is "value")
+        self.links: dict[str, tuple[RNode, str, Callable[..., Any] | None]] = {}
         self.flows: dict[str, tuple[RNode, str]] = {}
         self.out: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
@@ -126,7 +127,9 @@ class GraphRunner:
                 if src.node is not None:
                     if not 0 <= src.node < count:
                         raise GraphError(f"value '{socket}' links to missing node {src.node}", src.pointer)
-                    node.links[socket] = (nodes[src.node], src.out_socket)
+                    source = nodes[src.node]
+                    fast = source.value if src.out_socket == "value" else None
+                    node.links[socket] = (source, src.out_socket, fast)
                 else:
                     node.consts[socket] = self._initial(src.type, src.value, src.pointer)
             for socket, link in node.source.flows.items():
@@ -144,10 +147,9 @@ class GraphRunner:
                 return node.consts[socket]
             except KeyError:
                 raise GraphError(f"{node.op} has no value for input '{socket}'", node.pointer) from None
-        src, out = link
-        value = src.value
-        if value is not None and out == "value":
-            return value(self, src)
+        src, out, fast = link
+        if fast is not None:
+            return fast(self, src)
         compute = src.compute
         values = compute(self, src) if compute is not None else src.out
         try:
