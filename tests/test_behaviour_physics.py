@@ -425,3 +425,16 @@ def test_pointers_the_world_does_not_own_go_to_the_document() -> None:
     assert host.get_pointer("/materials/0/pbrMetallicRoughness/baseColorFactor") == (0.0, 1.0, 0.0, 1.0)
     assert host.pointer_type(f"/nodes/{box}{MOTION}/gravityFactor") == "float"
     assert doc["materials"][0]["pbrMetallicRoughness"]["baseColorFactor"] == [1.0, 0.0, 0.0, 1.0]  # not the file
+
+
+def test_a_run_time_graph_error_is_one_events_line_and_the_physics_goes_on(tmp_path: Path) -> None:
+    doc, (box,) = _floating()
+    wall = bs.add_static(doc, (0.0, -5.0, 0.0), bs.box(1.0))
+    g = GraphBuilder()
+    start = g.node("event/onStart")
+    g.flow(start, "out", g.node("rigid_body/applyImpulse", nodeIndex=wall, linearImpulse=(1.0, 0.0, 0.0)))
+    g.attach(doc)
+    frames, events = _simulate(tmp_path, doc)
+    assert events == [{"time": 0.0, "event": "graph_error", "message": f"node {wall} is not a dynamic body",
+                       "pointer": "/extensions/KHR_interactivity/graphs/0/nodes/1"}]
+    assert frames[1.0][box] == frames[0.0][box]
