@@ -438,3 +438,16 @@ def test_a_run_time_graph_error_is_one_events_line_and_the_physics_goes_on(tmp_p
     assert events == [{"time": 0.0, "event": "graph_error", "message": f"node {wall} is not a dynamic body",
                        "pointer": "/extensions/KHR_interactivity/graphs/0/nodes/1"}]
     assert frames[1.0][box] == frames[0.0][box]
+
+
+def test_set_moves_a_body_by_its_node_translation(tmp_path: Path) -> None:
+    """`simulate --set /nodes/N/translation=…` (World.set of node TRS) teleports the body before the run."""
+    doc, (box,) = _floating()
+    frames, _ = _simulate(tmp_path, doc, "--set", f"/nodes/{box}/translation=[0,7,0]")
+    assert frames[0.0][box][:3] == [0.0, 7.0, 0.0]
+    inputs = tmp_path / "inputs.json"
+    inputs.write_text(json.dumps([{"time": 0.5, "pointer": f"/nodes/{box}/translation", "value": [3, 0, 0]}]),
+                      encoding="utf-8")
+    frames, _ = _simulate(tmp_path, doc, "--inputs", str(inputs))
+    before = frames[round(29 / RATE, 6)][box][:3]
+    assert before == [0.0, 0.0, 0.0] and frames[0.5][box][:3] == frames[1.0][box][:3] == [3.0, 0.0, 0.0]
