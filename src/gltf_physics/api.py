@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Literal
 
 from .dialects import read_scene, write_scene
+from .dialects.common.context import JointWritten
 from .gltf.document import Document
 from .gltf.files import Output, write_all
 from .gltf.io import load as _load
@@ -46,6 +47,8 @@ def convert(doc: Document, to: Literal["omi", "khr"]) -> tuple[Document, list[di
     The losses start with what the reader accepted leniently (invalid or ambiguous input it had to settle,
     e.g. a motion without a type read as dynamic): the output commits to that reading. Each entry is
     ``{"code", "pointer", "message"}`` with ``code`` a rule id (docs/rules.md) and ``pointer`` into the input.
+    A behaviour graph's pointers to physics properties are rewritten to the target's (docs/behaviour.md); one
+    that cannot follow is kept and listed (``KHRI-12``).
 
     Example:
         >>> newest, losses = gp.convert(gp.load("JointTypes.glb"), to="omi")  # the KHR sample asset
@@ -53,10 +56,24 @@ def convert(doc: Document, to: Literal["omi", "khr"]) -> tuple[Document, list[di
         ['D-14', 'JOINT-2', 'JOINT-3']
     """
     scene = read_scene(doc)
-    out, losses = write_scene(scene, doc, to)
+    joints: list[JointWritten] | None = [] if _has_graphs(doc) else None  # where each joint went, for the graphs
+    out, losses = write_scene(scene, doc, to, joints)
     settled = [{"code": n.code, "pointer": n.pointer, "message": f"read leniently: {n.message}"}
                for n in scene.notes]
-    return out, settled + [asdict(loss) for loss in losses]
+    graphs = [] if joints is None else _retarget(out, scene, to, joints)
+    return out, settled + [asdict(loss) for loss in losses] + graphs
+
+
+def _has_graphs(doc: Document) -> bool:
+    ext = doc.json.get("extensions") if isinstance(doc.json, dict) else None
+    return isinstance(ext, dict) and "KHR_interactivity" in ext
+
+
+def _retarget(out: Document, scene: PhysicsScene, to: str, joints: list[JointWritten]) -> list[dict[str, str]]:
+    from .behaviour.retarget import retarget_graphs  # only for files with graphs: the graph room loads on use
+    from .dialects.common.pointer_map import PointerMoves
+
+    return retarget_graphs(out.json, PointerMoves(scene, to, joints))
 
 
 def write_loss_report(path: str | Path, source: str | Path, target: str | None,

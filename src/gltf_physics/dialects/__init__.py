@@ -13,7 +13,7 @@ from typing import Any, Literal
 from ..gltf.document import Document
 from ..gltf.jsontext import copy_json
 from ..model import PhysicsScene
-from .common.context import ExtIndex, Loss, ReadContext, WriteContext, gc_paused, reading
+from .common.context import ExtIndex, JointWritten, Loss, ReadContext, WriteContext, gc_paused, reading
 from .registry import PHYSICS_EXTENSIONS, families_named, written_for
 
 __all__ = ["PHYSICS_EXTENSIONS", "detect_generations", "read_scene", "write_scene"]
@@ -48,18 +48,20 @@ def read_scene(doc: Document, index: ExtIndex | None = None) -> PhysicsScene:
     return ctx.scene
 
 
-def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
+def write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"],
+                joints_written: list[JointWritten] | None = None) -> tuple[Document, list[Loss]]:
     """``scene`` written into a copy of ``doc`` in the newest OMI (``family="omi"``) or KHR form, with every
     physics extension of ``doc`` replaced and everything else kept; returns the copy and what the target form
-    could not express."""
+    could not express. ``joints_written``: a list the writers fill with where each joint went (for
+    :class:`~.common.pointer_map.PointerMoves`)."""
     with gc_paused():  # like reading: a big document's copy and edits make ~10^6 objects, none cyclic
-        return _write_scene(scene, doc, family)
+        return _write_scene(scene, doc, family, joints_written)
 
 
-def _write_scene(scene: PhysicsScene, doc: Document,
-                 family: Literal["omi", "khr"]) -> tuple[Document, list[Loss]]:
+def _write_scene(scene: PhysicsScene, doc: Document, family: Literal["omi", "khr"],
+                 joints_written: list[JointWritten] | None) -> tuple[Document, list[Loss]]:
     out, stripped = _stripped_copy(doc.json, PHYSICS_EXTENSIONS)
-    ctx = WriteContext(gltf=out, scene=scene, family=family, source=doc)
+    ctx = WriteContext(gltf=out, scene=scene, family=family, source=doc, joints_written=joints_written)
     for writer in written_for(family):
         writer.write(ctx)
     _drop_emptied(out, doc.json, stripped)

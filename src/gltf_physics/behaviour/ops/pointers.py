@@ -19,6 +19,12 @@ from .spec import OpSpec, table
 _SEGMENT = re.compile(r"^(\[|\{)([^\[\]{}]+)(\]|\})$")
 
 
+def is_parameter(segment: str) -> bool:
+    """Whether a pointer template's segment is a parameter (``{x}`` or ``[x]``), not literal text."""
+    match = _SEGMENT.match(segment)
+    return bool(match) and (match.group(1) == "[") == (match.group(3) == "]")  # type: ignore[union-attr]
+
+
 def parse_template(text: str, draft: bool) -> tuple[list[str | tuple[str, str]], str | None]:
     """Split a pointer template into literal segments and ``(socket, "int" | "ref")`` parameters; the second
     item is the syntax error (None when valid)."""

@@ -306,6 +306,19 @@ class Loss:
     message: str
 
 
+@dataclass(frozen=True)
+class JointWritten:
+    """One joint as a writer wrote it, for rewriting the Object Model pointers that named it
+    (:mod:`.pointer_map`): the joint as read, as written (limits split, sides swapped), the output's joint
+    settings index and joint node, and whether the sides were swapped."""
+
+    source: model.Joint
+    written: model.Joint
+    settings: int
+    node: int
+    swapped: bool
+
+
 @dataclass
 class WriteContext:
     """A writer's view of the output: the JSON being built (a copy stripped of physics extensions)."""
@@ -315,6 +328,7 @@ class WriteContext:
     family: str  # "omi" or "khr"
     losses: list[Loss] = field(default_factory=list)
     source: Document | None = None  # the document ``gltf`` was copied from, when known
+    joints_written: list[JointWritten] | None = None  # filled when the caller asks (a graph's pointers need it)
 
     def _as_read(self) -> bool:
         """``gltf`` still has the nodes of the document the scene was read from: its copy, no node added (the
@@ -387,6 +401,12 @@ class WriteContext:
 
     def loss(self, code: str, pointer: str, message: str) -> None:
         self.losses.append(Loss(code, pointer, message))
+
+    def wrote_joint(self, source: model.Joint, written: model.Joint, settings: int, node: int,
+                    swapped: bool) -> None:
+        """Record where a joint went, when the caller asked for it (``joints_written``)."""
+        if self.joints_written is not None:
+            self.joints_written.append(JointWritten(source, written, settings, node, swapped))
 
 
 def writable(holder: dict[str, Any], key: str, kind: type) -> Any:

@@ -210,21 +210,22 @@ class _Writer:
 
     # -- joints
 
-    def _joint(self, j: Joint) -> None:
-        self._static_side(j)
-        j = self._oriented(self._split_limits(j))  # D-4
+    def _joint(self, source: Joint) -> None:
+        self._static_side(source)
+        split = self._split_limits(source)  # D-4
+        j = self._oriented(split)
         part: dict[str, Any] = {"connectedNode": -1, "joint": self._settings(j.limits, j.drives)}
         if j.enable_collision:
             part["enableCollision"] = True
         n_file = self.n_file
         if j.connected_node is not None and 0 <= j.node < n_file and 0 <= j.connected_node < n_file:
             part["connectedNode"] = j.connected_node
-            self._part(j.node, "joint", part)
-            return
-        # The OMI seed form: one joint node for two bodies (docs/interop.md).
-        joint_node = self._attach(j.body_a, j.frame_a, "Joint")
-        part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
-        self._part(joint_node, "joint", part)
+            node = self._part(j.node, "joint", part)
+        else:  # the OMI seed form: one joint node for two bodies (docs/interop.md)
+            joint_node = self._attach(j.body_a, j.frame_a, "Joint")
+            part["connectedNode"] = self._attach(j.body_b, j.frame_b, "JointAttachment")
+            node = self._part(joint_node, "joint", part)
+        self.ctx.wrote_joint(source, j, part["joint"], node, j is not split)
 
     def _settings(self, limits: tuple[JointLimit, ...], drives: tuple[Any, ...]) -> int:
         """The index of the joint settings for these limits and drives, appended when new. Memoised by the

@@ -314,8 +314,8 @@ def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
     for b in ctx.scene.bodies:
         types.setdefault(b.node, b.motion.type)
     exts: list[tuple[int, dict[str, Any]]] = []  # (joint node, its extension), set together (set_node_exts)
-    for j in ctx.scene.joints:
-        j = _oriented(ctx, j, types)
+    for source in ctx.scene.joints:
+        j = _oriented(ctx, source, types)
         if j is None:
             continue
         same = by_id.get((id(j.limits), id(j.drives)))  # the readers share one pair per file entry: no hashing
@@ -343,6 +343,7 @@ def write(ctx: WriteContext, world: list[np.ndarray] | None = None,
         if j.enable_collision:
             ext["enableCollision"] = True
         exts.append((joint_node, ext))
+        ctx.wrote_joint(source, j, index, joint_node, j is not source)
     ctx.set_node_exts(JOINT_EXT, exts)
     if settings:
         ctx.set_doc_ext(JOINT_EXT, {"physicsJoints": settings})
