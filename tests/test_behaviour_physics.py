@@ -451,3 +451,18 @@ def test_set_moves_a_body_by_its_node_translation(tmp_path: Path) -> None:
     frames, _ = _simulate(tmp_path, doc, "--inputs", str(inputs))
     before = frames[round(29 / RATE, 6)][box][:3]
     assert before == [0.0, 0.0, 0.0] and frames[0.5][box][:3] == frames[1.0][box][:3] == [3.0, 0.0, 0.0]
+
+
+def test_pose_reads_alone_and_in_bulk_give_the_pose() -> None:
+    """A graph's body-translation reads come from the body alone or from one bulk read per step (after a step
+    that read many bodies): both are exactly the engine's pose."""
+    doc = bs.scene()
+    bodies = [bs.add_body(doc, (1.5 * k, 2.0 + 0.1 * k, 0.0), bs.sphere(0.5)) for k in range(16)]
+    world = bs.world(doc)
+    model = world.object_model
+    for step in range(4):
+        wanted = bodies if step != 1 else bodies[:1]  # one step reads a single body: the next reads alone
+        for node in wanted:
+            assert model.value(f"/nodes/{node}/translation") == tuple(world.pose(node)[0].tolist())
+            assert model.value(f"/nodes/{node}/rotation") == tuple(world.pose(node)[1].tolist())
+        world.step()

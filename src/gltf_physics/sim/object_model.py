@@ -60,6 +60,7 @@ class ObjectModel:
         self._fast: dict[str, tuple[int, bool]] = {}  # root body TRS pointer → (pose row, is translation)
         self._cache: list[list[float]] | None = None  # every moving body's pose (bulk read) at _cache_step
         self._cache_step = -1
+        self._reads = self._last_reads = 0  # root body pose reads this step and the step before
         self._rows: dict[int, int] | None = None  # built on the first TRS read (_root_rows)
         self.trs: dict[int, dict[str, tuple[float, ...]]] = {}  # node → TRS components set on it
 
@@ -124,6 +125,7 @@ class ObjectModel:
         """:meth:`get` with vectors as tuples (a behaviour graph's values); node TRS through the fast path."""
         fast = self._fast.get(pointer)
         if fast is not None and self._cache_step == self.world.step_count and self._cache is not None:
+            self._reads += 1
             pose = self._cache[fast[0]]
             return tuple(pose[4:]) if fast[1] else tuple(pose[:4])
         trs = self._trs_of.get(pointer)
@@ -141,12 +143,21 @@ class ObjectModel:
 
     def trs_value(self, node: int, part: str) -> tuple[float, ...]:
         """The local TRS component ``part`` of ``node`` now. A root body node's translation and rotation come from
-        one bulk read of every body per step (Rapier's poses are float32: the same numbers ``pose`` gives)."""
-        row = self._root_rows().get(node) if part != "scale" else None
+        one bulk read of every body per step when the step before read many of them (at least 1 in 8), else from
+        the body alone (Rapier's poses are float32: both give the same numbers as ``pose``)."""
+        rows = self._root_rows()
+        row = rows.get(node) if part != "scale" else None
         if row is not None:
-            if self._cache_step != self.world.step_count or self._cache is None:
+            step = self.world.step_count
+            if self._cache_step != step:
+                self._last_reads, self._reads = self._reads, 0
+                self._cache, self._cache_step = None, step
+            self._reads += 1
+            if self._cache is None and self._last_reads * 8 < len(rows):
+                t, q = self.world.engine.pose(node)
+                return tuple(t.tolist()) if part == "translation" else tuple(q.tolist())
+            if self._cache is None:
                 self._cache = self.world.engine.read_poses().astype(np.float64).tolist()
-                self._cache_step = self.world.step_count
             pose = self._cache[row]
             return tuple(pose[4:]) if part == "translation" else tuple(pose[:4])
         return self._local_trs(node, part)
