@@ -466,3 +466,24 @@ def test_pose_reads_alone_and_in_bulk_give_the_pose() -> None:
             assert model.value(f"/nodes/{node}/translation") == tuple(world.pose(node)[0].tolist())
             assert model.value(f"/nodes/{node}/rotation") == tuple(world.pose(node)[1].tolist())
         world.step()
+
+
+def test_restore_rewinds_what_the_graph_wrote_into_the_document() -> None:
+    doc, _ = _floating()
+    doc["materials"] = [{"pbrMetallicRoughness": {"baseColorFactor": [1.0, 0.0, 0.0, 1.0]}}]
+    g = GraphBuilder()
+    start = g.node("event/onStart")
+    delay = g.node("flow/setDelay", duration=0.1)
+    g.flow(start, "out", delay)
+    paint = g.node("pointer/set", configuration={"pointer": "/materials/0/pbrMetallicRoughness/baseColorFactor",
+                                                 "type": g.type("float4")}, value=(0.0, 1.0, 0.0, 1.0))
+    g.flow(delay, "done", paint)
+    g.attach(doc)
+    world = bs.world(doc)
+    state = world.snapshot()
+    colour = "/materials/0/pbrMetallicRoughness/baseColorFactor"
+    assert world.graph.host.get_pointer(colour) == (1.0, 0.0, 0.0, 1.0)
+    world.run(0.2)
+    assert world.graph.host.get_pointer(colour) == (0.0, 1.0, 0.0, 1.0)
+    world.restore(state)
+    assert world.graph.host.get_pointer(colour) == (1.0, 0.0, 0.0, 1.0)

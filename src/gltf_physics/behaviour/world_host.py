@@ -206,20 +206,27 @@ class GraphDriver:
         self.runner.time = self.world.time
         return self.picks
 
-    def state(self) -> tuple[GraphRunner, int]:
-        """A copy of the graph's whole run state (variables, delays, interpolations, node states, logs), for
-        :meth:`restore` (``World.snapshot``)."""
+    def state(self) -> tuple[GraphRunner, int, Any]:
+        """A copy of the graph's whole run state (variables, delays, interpolations, node states, logs, what it
+        wrote into the document host's JSON), for :meth:`restore` (``World.snapshot``)."""
         host = self.runner.host
         keep = {id(host): host, id(self.runner.graph): self.runner.graph, id(self.world): self.world}
-        return copy.deepcopy(self.runner, keep), self.seen
+        doc_host = getattr(host, "_doc_host", None)
+        return copy.deepcopy(self.runner, keep), self.seen, copy.deepcopy(doc_host.json) if doc_host else None
 
-    def restore(self, state: tuple[GraphRunner, int]) -> None:
+    def restore(self, state: tuple[GraphRunner, int, Any]) -> None:
         """Back to a :meth:`state` (which stays reusable)."""
-        runner, seen = state
+        runner, seen, doc_json = state
         host = runner.host
         self.runner = copy.deepcopy(runner, {id(host): host, id(runner.graph): runner.graph,
                                              id(self.world): self.world})
         self.seen = seen
+        doc_host = getattr(host, "_doc_host", None)
+        if doc_host is not None:
+            if doc_json is None:
+                host._doc_host = None  # type: ignore[attr-defined]  # made after the snapshot: start afresh
+            else:
+                doc_host.json = copy.deepcopy(doc_json)
 
     def after_step(self) -> None:
         """The step's trigger events, then the tick."""
