@@ -115,7 +115,8 @@ def test_trigger_switches_gravity_off(tmp_path: Path) -> None:
     assert plain[1.5][ball][1] < frames[1.5][ball][1] - 0.5  # gravity kept pulling without the graph
 
 
-def test_ray_picks_which_body_to_push(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ["rapier", "mujoco"])
+def test_ray_picks_which_body_to_push(tmp_path: Path, engine: str) -> None:
     doc, (left, right) = _floating(2)
     g = GraphBuilder()
     start = g.node("event/onStart")
@@ -124,7 +125,7 @@ def test_ray_picks_which_body_to_push(tmp_path: Path) -> None:
     g.flow(start, "out", ray)
     g.flow(ray, "hit", push)
     g.attach(doc)
-    frames, _ = _simulate(tmp_path, doc)
+    frames, _ = _simulate(tmp_path, doc, "--engine", engine)
     assert frames[1.0][right][1] == pytest.approx(1.0, abs=1e-5)  # the nearer body (x = 4) rose at 1 m/s
     assert frames[1.0][left][1] == 0.0
 
