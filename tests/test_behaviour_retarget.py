@@ -183,11 +183,14 @@ def test_a_limit_the_writer_splits_and_a_value_a_swap_negates_are_listed() -> No
         "the limit was written as 3 one-axis limits; one pointer cannot set them all; the pointer is kept"]
     # a joint whose dynamic body is on the connected side: OMI writes it from that side, negating the target
     doc = khr_doc(chain((f"/extensions/{K}/physicsJoints/0/drives/0/velocityTarget", "float", 2.0),
-                        (f"/extensions/{K}/physicsJoints/0/drives/0/damping", "float", 7.0)))
+                        (f"/extensions/{K}/physicsJoints/0/drives/0/damping", "float", 7.0),
+                        (f"/nodes/2/extensions/{K}/joint/enableCollision", "bool", True)))
     doc["nodes"][0]["extensions"][K]["motion"] = {"isKinematic": True}
     omi, losses = convert(doc, "omi")
     assert pointers(omi) == [f"/extensions/{K}/physicsJoints/0/drives/0/velocityTarget",
-                             f"/extensions/{OJ}/physicsJoints/0/drives/0/damping"]
+                             f"/extensions/{OJ}/physicsJoints/0/drives/0/damping",
+                             f"/nodes/3/extensions/{OJ}/enableCollision"]  # the joint now lives on node 3
+    assert omi["nodes"][3]["extensions"][OJ]["connectedNode"] == 2
     assert [x["message"].split(": ", 1)[1] for x in losses] == [
         "the joint on node 2 was written from its other side: 'velocityTarget' changes sign there (a pointer "
         "cannot negate a value); the pointer is kept"]
