@@ -40,16 +40,14 @@ def _input(rt: Any, node: Any, socket: str, fallback: Any) -> Any:
     return rt.get(node, socket) if rt.has_input(node, socket) else fallback
 
 
-def _named(run: Callable[[Any, Any, str], None]) -> Callable[[Any, Any, str], None]:
-    """``run`` whose host errors name this node's pointer (the host does not know it)."""
-    def named(rt: Any, node: Any, socket: str) -> None:
-        try:
-            run(rt, node, socket)
-        except GraphError as e:
-            if e.pointer:
-                raise
-            raise GraphError(e.message, node.pointer) from None
-    return named
+def _host(node: Any, call: Callable[..., Any], *args: Any) -> Any:
+    """``call(*args)`` on the host; its errors name this node's pointer (the host does not know it)."""
+    try:
+        return call(*args)
+    except GraphError as e:
+        if e.pointer:
+            raise
+        raise GraphError(e.message, node.pointer) from None
 
 
 def _apply_impulse(rt: Any, node: Any, _socket: str) -> None:
@@ -57,22 +55,23 @@ def _apply_impulse(rt: Any, node: Any, _socket: str) -> None:
     linear = _input(rt, node, "linearImpulse", ZERO3)
     angular = _input(rt, node, "angularImpulse", ZERO3)
     if any(angular):
-        rt.host.apply_impulse(target, linear, angular)
+        _host(node, rt.host.apply_impulse, target, linear, angular)
     else:  # the Host protocol's two-argument form
-        rt.host.apply_impulse(target, linear)
+        _host(node, rt.host.apply_impulse, target, linear)
     rt.activate(node, "out")
 
 
 def _apply_point_impulse(rt: Any, node: Any, _socket: str) -> None:
     target = _node_index(rt, node)
-    rt.host.apply_point_impulse(target, _input(rt, node, "impulse", ZERO3), _input(rt, node, "position", ZERO3))
+    _host(node, rt.host.apply_point_impulse, target, _input(rt, node, "impulse", ZERO3),
+          _input(rt, node, "position", ZERO3))
     rt.activate(node, "out")
 
 
 def _ray_cast(rt: Any, node: Any, _socket: str) -> None:
     start, end = rt.get(node, "rayStart"), rt.get(node, "rayEnd")
     index = _input(rt, node, "collisionFilterIndex", -1)
-    hit = rt.host.ray_cast(start, end, index)
+    hit = _host(node, rt.host.ray_cast, start, end, index)
     if hit is None:
         rt.activate(node, "miss")
         return
@@ -161,14 +160,14 @@ _VECTOR_OUT = {"hitNodeIndex": "int", "hitFraction": "float", "hitNormal": "floa
 TABLE = table(
     OpSpec("rigid_body/applyImpulse",
            inputs={"nodeIndex": "int", "linearImpulse": "float3", "angularImpulse": "float3"},
-           flows_in=("in",), flows_out=("out",), run=_named(_apply_impulse),
+           flows_in=("in",), flows_out=("out",), run=_apply_impulse,
            sockets=_sockets_of("rigid_body/applyImpulse")),
     OpSpec("rigid_body/applyPointImpulse",
            inputs={"nodeIndex": "int", "impulse": "float3", "position": "float3"},
-           flows_in=("in",), flows_out=("out",), run=_named(_apply_point_impulse)),
+           flows_in=("in",), flows_out=("out",), run=_apply_point_impulse),
     OpSpec("rigid_body/rayCast",
            inputs={"rayStart": "float3", "rayEnd": "float3", "collisionFilterIndex": "int"},
-           outputs=dict(_VECTOR_OUT), flows_in=("in",), flows_out=("hit", "miss"), run=_named(_ray_cast),
+           outputs=dict(_VECTOR_OUT), flows_in=("in",), flows_out=("hit", "miss"), run=_ray_cast,
            sockets=_sockets_of("rigid_body/rayCast")),
     *(OpSpec(name, outputs={"colliderNodeIndex": "int", "motionNodeIndex": "int"}, flows_out=("out",),
              config={"nodeIndex": "int"}, required_config=("nodeIndex",), event=True, check=_check_trigger_event)
