@@ -262,7 +262,8 @@ def attach(world: World, selector: int | bool | None) -> GraphDriver | None:
     if not 0 <= index < len(interactivity.graphs):
         raise GraphError(f"graph {index} does not exist (the file has {len(interactivity.graphs)})")
     prepared = prepare(doc, WorldHost(world), index)
-    errors = list(prepared.errors) + physics_errors(interactivity.graphs[index], doc, prepared.errors)
+    triggers = {t.node for t in world.scene.triggers}
+    errors = list(prepared.errors) + physics_errors(interactivity.graphs[index], doc, prepared.errors, triggers)
     if errors or prepared.runner is None:
         raise GraphRefused(errors or ["the graph cannot run"])
     return GraphDriver(world, prepared.runner, index)
@@ -276,7 +277,7 @@ class GraphRefused(GraphError):
         self.problems = problems
 
 
-def physics_errors(graph: Any, doc: dict[str, Any], known: list[str]) -> list[str]:
+def physics_errors(graph: Any, doc: dict[str, Any], known: list[str], triggers: set[int] | None = None) -> list[str]:
     """KRBI-1 and KRBI-2 errors of ``graph`` that ``known`` (``prepare``'s lines) does not already hold, in its
     form ``"KRBI-1 /pointer: message"``."""
     from .ops.physics import check_document
@@ -288,5 +289,5 @@ def physics_errors(graph: Any, doc: dict[str, Any], known: list[str]) -> list[st
         if pointer.startswith(graph.pointer + "/") and not any(k.startswith(line) for k in known + found):
             found.append(f"{code} {pointer}: {message}")
 
-    check_document(doc, emit)
+    check_document(doc, emit, triggers)
     return found

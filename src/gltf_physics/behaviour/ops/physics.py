@@ -109,7 +109,7 @@ def trigger_nodes(doc_json: dict[str, Any]) -> set[int]:
 
 
 def _check_trigger_event(graph: Any, node: Any, emit: Callable[..., None], doc: Any = None,
-                         **_context: Any) -> None:
+                         triggers: set[int] | None = None, **_context: Any) -> None:
     """KRBI-1 (nodeIndex names a trigger node) and KRBI-2 (no earlier event node of this kind on it)."""
     index = configured_index(node.configuration)
     where = f"{node.pointer}/configuration/nodeIndex"
@@ -121,7 +121,7 @@ def _check_trigger_event(graph: Any, node: Any, emit: Callable[..., None], doc: 
         count = len(doc_json.get("nodes") or []) if isinstance(doc_json.get("nodes"), list) else 0
         if not 0 <= index < count:
             emit("KRBI-1", where, f"nodeIndex {index} is not a node (the file has {count})")
-        elif index not in trigger_nodes(doc_json):
+        elif index not in (triggers if triggers is not None else trigger_nodes(doc_json)):
             emit("KRBI-1", where, f"node {index} has no trigger: {node.op} never fires")
     earlier = next((n for n in graph.nodes[:node.index] if n.op == node.op
                     and configured_index(n.configuration) == index), None)
@@ -129,15 +129,17 @@ def _check_trigger_event(graph: Any, node: Any, emit: Callable[..., None], doc: 
         emit("KRBI-2", where, f"a second {node.op} on node {index} (node {earlier.index} already listens there)")
 
 
-def check_document(doc_json: dict[str, Any], emit: Callable[..., None]) -> None:
-    """KRBI-1 and KRBI-2 over every graph of ``doc_json``'s KHR_interactivity (what ``validate`` reports)."""
+def check_document(doc_json: dict[str, Any], emit: Callable[..., None], triggers: set[int] | None = None) -> None:
+    """KRBI-1 and KRBI-2 over every graph of ``doc_json``'s KHR_interactivity (what ``validate`` reports);
+    ``triggers``: the trigger nodes as the physics reader found them, every generation (default: the KHR and
+    OMI_physics_body ``trigger`` objects of the JSON)."""
     from ..read import read_interactivity
 
     interactivity = read_interactivity(doc_json)
     for graph in interactivity.graphs if interactivity is not None else []:
         for node in graph.nodes:
             if node.op in TRIGGER_EVENTS:
-                _check_trigger_event(graph, node, emit, doc=doc_json)
+                _check_trigger_event(graph, node, emit, doc=doc_json, triggers=triggers)
 
 
 # Inputs the KHR text gives a default (the node may leave them out); the others must have a value.
