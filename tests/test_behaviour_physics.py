@@ -488,3 +488,20 @@ def test_restore_rewinds_what_the_graph_wrote_into_the_document() -> None:
     assert world.graph.host.get_pointer(colour) == (0.0, 1.0, 0.0, 1.0)
     world.restore(state)
     assert world.graph.host.get_pointer(colour) == (1.0, 0.0, 0.0, 1.0)
+
+
+def test_simulate_says_what_became_of_the_graph(tmp_path: Path) -> None:
+    doc, (box,) = _floating()
+    g = GraphBuilder()
+    g.node("event/rigid_body_triggerEntered", configuration={"nodeIndex": box})  # KRBI-1
+    g.attach(doc)
+    src = tmp_path / "refused.gltf"
+    src.write_text(json.dumps(doc), encoding="utf-8")
+    result = CliRunner().invoke(app, ["simulate", str(src), "--duration", "0.1"])
+    assert result.exit_code == 0
+    assert f"{src}: behaviour graph not run: KRBI-1 /extensions/KHR_interactivity/graphs/0/nodes/0/configuration/" \
+           f"nodeIndex: node {box} has no trigger" in result.output
+    doc["extensions"]["KHR_interactivity"]["graphs"][0]["nodes"] = []
+    src.write_text(json.dumps(doc), encoding="utf-8")
+    result = CliRunner().invoke(app, ["simulate", str(src), "--duration", "0.1"])
+    assert f"{src}: behaviour graph ran: 0 log lines" in result.output

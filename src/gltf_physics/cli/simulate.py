@@ -102,6 +102,19 @@ def simulate(
 
         for line in simulate_summary(src, world.scene, world, [output, trace, events]):
             out.print(line)
+        say_graph(src, world)
+
+
+def say_graph(src: Path, world: Any) -> None:
+    """What became of the behaviour graph, on stderr: why it was refused, or its log and error counts."""
+    from .common import clipped
+
+    for problem in world.graph_errors:
+        sys.stderr.write(clipped(f"{src}: behaviour graph not run: {problem}") + "\n")
+    runner = world.graph
+    if runner is not None:
+        errors = "".join(f"; stopped: {line.message} ({line.pointer})" for line in runner.errors[:1])
+        sys.stderr.write(clipped(f"{src}: behaviour graph ran: {len(runner.logs)} log lines{errors}") + "\n")
 
 
 def say_hints(src: Path, scene: Any, gltf: Any) -> None:
