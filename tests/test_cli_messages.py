@@ -225,4 +225,5 @@ def test_world_run_refuses_negative_time_and_from_file_lists_its_options() -> No
     with pytest.raises(TypeError) as bad_option:
         gp.World.from_file(EXAMPLE, rat=60)
     assert str(bad_option.value) == ("World.from_file() has no option 'rat'; its options are rate, substeps, "
-                                     "gravity, density, record, mesh_source, threads, engine, articulations")
+                                     "gravity, density, record, mesh_source, threads, engine, articulations, "
+                                     "graph")

@@ -56,8 +56,8 @@ def test_commands_continue_over_backslashed_lines(tmp_path: Path) -> None:
 
 
 def test_every_tutorial_has_runnable_steps() -> None:
-    assert pages() == ["add-physics", "batch-and-sweep", "convert-for-engine", "robot-control", "robots",
-                       "simulate-and-plot", "validate-library", "view-and-share"]
+    assert pages() == ["add-physics", "batch-and-sweep", "convert-for-engine", "interactive-asset", "robot-control",
+                       "robots", "simulate-and-plot", "validate-library", "view-and-share"]
     for name in pages():
         assert any(kind == "console" for kind, _ in steps(TUTORIALS / f"{name}.md")), name
 

@@ -44,6 +44,7 @@ export class Live {
     this.keys = new Set();
     this.drive = { throttle: 0, steer: 0, brake: false };
     this.chase = false;
+    this.hovered = null; // the glTF node under the pointer, as last sent
     this.info = { connected: false, framesReceived: 0, refused: [], applied: [], events: 0, cursor: 'default',
       grabbing: null, hello: null, closed: null };
   }
@@ -149,6 +150,9 @@ export class Live {
     } else if (m.type === 'refused' || m.type === 'error') {
       this.info.refused.push(m.reason || m.message);
       this.panel.notice(m.reason || m.message);
+    } else if (m.type === 'graph') {
+      this.info.graph = (this.info.graph || 0) + m.lines.length;
+      this.panel.addGraphLines(m.lines);
     } else if (m.type === 'applied') {
       this.panel.applied(m.pointer, m.value); // keys and other pages move the panel's fields too
       this.info.applied.push(m);
@@ -217,7 +221,7 @@ export class Live {
       let node = pick ? pick.body : this.bodyOf(h.object);
       if (node === undefined) node = null;
       const kind = node == null ? 'static' : (this.motion.get(node) || 'static');
-      return { node, kind, point: h.point.clone() };
+      return { node, kind, point: h.point.clone(), gltfNode: this.nodeOf ? this.nodeOf(h.object) : null };
     }
     return null;
   }
@@ -240,6 +244,10 @@ export class Live {
     canvas.addEventListener('pointerdown', (e) => {
       if (e.button !== 0) return;
       const hit = this.pick(e.clientX, e.clientY);
+      if (hit && hit.gltfNode != null) { // the behaviour graph's event/onSelect
+        const origin = this.ray(e.clientX, e.clientY).ray.origin;
+        this.send({ type: 'select', node: hit.gltfNode, point: hit.point.toArray(), origin: origin.toArray() });
+      }
       if (!hit || hit.kind !== 'dynamic') return; // the orbit controls keep the drag
       e.stopImmediatePropagation();
       this.controls.enabled = false;
@@ -267,6 +275,11 @@ export class Live {
       canvas.style.cursor = cursor;
       this.info.cursor = cursor;
       this.info.hover = hit ? { node: hit.node, kind: hit.kind } : null;
+      const hovered = hit && hit.gltfNode != null ? hit.gltfNode : null;
+      if (hovered !== this.hovered) { // the behaviour graph's event/onHoverIn/Out
+        this.hovered = hovered;
+        this.send({ type: 'hover', node: hovered });
+      }
     });
     const release = () => {
       if (!this.grab) return;

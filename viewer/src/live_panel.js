@@ -77,6 +77,15 @@ export function buildLivePanel(side, live) {
         : (info.closed != null ? `disconnected (${info.closed})` : 'connecting…');
     },
     notice(text) { notice.textContent = text; },
+    // The behaviour graph's debug/log lines and errors, in the event list.
+    addGraphLines(list) {
+      for (const e of list) {
+        count += 1;
+        if (count > 500) events.firstChild?.remove();
+        events.append(el('div', { class: 'gp-item gp-event' }, `${e.time.toFixed(3)} s `
+          + `${e.event === 'log' ? 'log' : 'graph error'}: ${e.message}`));
+      }
+    },
     addEvents(list) {
       for (const e of list) {
         count += 1;

@@ -188,7 +188,18 @@ async function main() {
     canFollow: () => highlight != null && bodyNodes.has(highlight),
   };
   buildSide(side, data, actions);
-  if (live) live.attach({ scene, camera, controls, renderer, nodeObject, overlays, follower, events, side, state });
+  // The glTF node of a picked object (its own or its nearest ancestor's), for the graph's onSelect/onHover.
+  const nodeOf = (object) => {
+    for (let o = object; o; o = o.parent) {
+      const a = gltf.parser.associations.get(o);
+      if (a && a.nodes !== undefined) return a.nodes;
+      const m = /^node:(\d+)$/.exec(o.name || '');
+      if (m) return Number(m[1]);
+    }
+    return null;
+  };
+  if (live) live.attach({ scene, camera, controls, renderer, nodeObject, nodeOf, overlays, follower, events, side,
+    state });
   const barUi = live ? live.buildBar(bar) : buildBar(bar, player, actions);
   // Size the canvas to the view once the panel and bar have taken their room, and whenever it changes.
   const fit = () => {

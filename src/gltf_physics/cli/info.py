@@ -22,7 +22,8 @@ def info(file: Path, as_json: Annotated[bool, typer.Option("--json", help="Print
          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing (exit 0: the file reads; 2: "
                                                                    "one line saying why not); --json still prints."
                                              )] = False) -> None:
-    """Extensions, generations, counts, every body's resolved mass properties, the joints and the triggers.
+    """Extensions, generations, counts, every body's resolved mass properties, the joints, the triggers and the
+    behaviour graphs (operations by domain, events, variables, the physics operations they use).
 
     Example: gltf-physics info examples/tumbling_boxes.gltf --json
     """
@@ -32,6 +33,10 @@ def info(file: Path, as_json: Annotated[bool, typer.Option("--json", help="Print
     doc = load(file)
     scene = read_scene(doc)
     summary = summarize(doc, scene)
+    if isinstance(doc.json.get("extensions"), dict) and "KHR_interactivity" in doc.json["extensions"]:
+        from ..behaviour.summary import graph_summaries
+
+        summary["graphs"] = graph_summaries(doc.json)
     if as_json:
         sys.stdout.write(json.dumps(summary, indent=2) + "\n")
     elif not quiet:
@@ -62,6 +67,11 @@ def _print_summary(s: dict[str, Any]) -> None:
                              [_joint(j, names) for j in s["joints"]])
     if s["triggers"]:
         lines += plain.table(("trigger", "name", "shape", "on body"), [_trigger(t, names) for t in s["triggers"]])
+    if s.get("graphs"):
+        from ..behaviour.summary import graph_lines
+
+        lines.append("  behaviour graphs (KHR_interactivity):")
+        lines += graph_lines(s["graphs"])
     plain.write(lines)
 
 

@@ -39,6 +39,10 @@ def simulate(
         metavar="multibody|impulse",
         help="Rapier: joint trees on reduced-coordinate multibodies (exact lengths and drives), or every "
              "joint on impulse joints (faster on long chains).")] = "multibody",
+    graph: Annotated[int | None, typer.Option(
+        "--graph", metavar="N", help="Run behaviour graph N of KHR_interactivity (default: the file's default "
+                                     "graph).")] = None,
+    no_graph: Annotated[bool, typer.Option("--no-graph", help="Run the physics without the behaviour graph.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
     """Simulate a scene on Rapier (or MuJoCo): final pose or baked animation, pose trace, trigger events.
@@ -62,6 +66,10 @@ def simulate(
     choice("--joints", joints, ["multibody", "impulse"])
     if joints == "impulse" and engine != "rapier":
         raise UsageError("--joints impulse: only Rapier has impulse joints (MuJoCo's are always reduced coordinates)")
+    if graph is not None and no_graph:
+        raise UsageError("--graph N and --no-graph exclude each other")
+    if graph is not None:
+        at_least("--graph", graph, 0, "the behaviour graph's index")
     if bake_run and output is None:
         raise UsageError("--bake needs -o OUT")
     if output is not None:
@@ -78,7 +86,8 @@ def simulate(
                      [("-o", output), ("--trace", trace), ("--events", events)])
     scene = read_scene(doc)
     world = World(scene, rate=rate, substeps=substeps, gravity=gravity, record=outputs.needs_recording,
-                  engine=engine, **({"articulations": False} if joints == "impulse" else {}))
+                  engine=engine, graph=False if no_graph else graph,
+                  **({"articulations": False} if joints == "impulse" else {}))
     for pointer, value in assignments:
         world.set(pointer, value)
     if schedule is not None:
@@ -93,6 +102,19 @@ def simulate(
 
         for line in simulate_summary(src, world.scene, world, [output, trace, events]):
             out.print(line)
+        say_graph(src, world)
+
+
+def say_graph(src: Path, world: Any) -> None:
+    """What became of the behaviour graph, on stderr: why it was refused, or its log and error counts."""
+    from .common import clipped
+
+    for problem in world.graph_errors:
+        sys.stderr.write(clipped(f"{src}: behaviour graph not run: {problem}") + "\n")
+    runner = world.graph
+    if runner is not None:
+        errors = "".join(f"; stopped: {line.message} ({line.pointer})" for line in runner.errors[:1])
+        sys.stderr.write(clipped(f"{src}: behaviour graph ran: {len(runner.logs)} log lines{errors}") + "\n")
 
 
 def say_hints(src: Path, scene: Any, gltf: Any, *, checked: bool = False) -> None:

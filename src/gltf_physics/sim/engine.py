@@ -22,6 +22,7 @@ from ..geometry.mass import MassProperties
 from ..geometry.placement import MeshSource
 from ..model import PhysicsScene
 from .errors import SimulationError
+from .queries import ColliderTriggerLog, RayHit
 from .triggers import TriggerTracker
 
 # Backend name → the module defining ``ENGINE`` (imported on use; the first is the default).
@@ -55,6 +56,7 @@ class Engine(Protocol):
     handle_of: Mapping[int, Any]  # every body node (all motion types) → the engine's handle of its body
     mass_of: dict[int, MassProperties]  # mass properties the engine uses, per dynamic body node
     triggers: TriggerTracker  # enter/exit events so far
+    collider_triggers: ColliderTriggerLog  # the same per collider, with its motion node (graph events)
     joints: JointEdits | None  # run-time joint edits (None: the scene has no simulated joint)
 
     def step(self) -> None:
@@ -79,6 +81,23 @@ class Engine(Protocol):
 
     def push(self, node: int, force: Any, point: Any) -> None:
         """Apply ``force`` (N, world) at ``point`` (world) on the body of ``node`` for the next step only."""
+
+    def apply_impulse(self, node: int, linear: Any, angular: Any = (0.0, 0.0, 0.0)) -> None:
+        """Change a dynamic body's velocities now by a world linear impulse (N·s) at its centre of mass and a world
+        angular impulse (N·m·s); SimulationError for a node that is not a dynamic body."""
+
+    def apply_point_impulse(self, node: int, impulse: Any, point: Any) -> None:
+        """Change a dynamic body's velocities now by a world impulse (N·s) at a world point (m)."""
+
+    def ray_cast(self, start: Any, end: Any, filter_index: int | None = None) -> RayHit | None:
+        """The closest solid collider on the world segment ``start``→``end`` seen through collision filter
+        ``filter_index`` (None or negative: none), or None (``sim/queries.py``)."""
+
+    def velocities(self, node: int) -> tuple[np.ndarray, np.ndarray]:
+        """World linear (centre of mass) and angular velocity of a body node now."""
+
+    def set_pose(self, node: int, translation: Any, rotation: Any) -> None:
+        """Move a body node's body to a world pose (translation, xyzw rotation) now."""
 
     def snapshot(self) -> Any:
         """The exact state now, for :meth:`restore` (a run continued from it repeats bit for bit)."""

@@ -87,12 +87,32 @@ def run_and_write(world: Any, seconds: float, doc: Document, outputs: RunOutputs
         if writer is not None:
             writer.close()
         if outputs.events is not None:
-            files.add(Output(outputs.events, [events_text(world.events()).encode("utf-8", "replace")]))
+            files.add(Output(outputs.events, [events_text(run_events(world)).encode("utf-8", "replace")]))
         if outputs.output is not None:
             result = bake(world.recording, doc) if outputs.bake else write_final_pose(world, doc)
             for out in plan_save(result, outputs.output):
                 files.add(out)
         files.commit()
+
+
+def run_events(world: Any) -> list[dict[str, Any]]:
+    """The World's trigger events with its behaviour graph's ``debug/log`` lines and errors, in time order (a
+    trigger event before a graph line of the same time: the graph ran after the step that found it)."""
+    events = world.events()
+    lines = graph_lines(world)
+    return sorted(events + lines, key=lambda e: e["time"]) if lines else events
+
+
+def graph_lines(world: Any) -> list[dict[str, Any]]:
+    """The graph's lines as events: refusals (time 0), ``debug/log`` lines and run-time errors."""
+    lines = [{"time": 0.0, "event": "graph_error", "message": text, "pointer": ""}
+             for text in getattr(world, "graph_errors", [])]
+    runner = getattr(world, "graph", None)
+    if runner is not None:
+        lines += [{"time": x.time, "event": "log", "message": x.message, "pointer": x.pointer} for x in runner.logs]
+        lines += [{"time": x.time, "event": "graph_error", "message": x.message, "pointer": x.pointer}
+                  for x in runner.errors]
+    return sorted(lines, key=lambda e: e["time"])
 
 
 def _open_trace(world: Any, seconds: float, outputs: RunOutputs, files: OutputSet) -> TraceWriter | None:

@@ -47,9 +47,12 @@ def trace_text(rec: Recording) -> str:
 
 
 def events_text(events: Iterable[dict[str, Any]]) -> str:
-    """Events as JSON lines ``{"time", "event", "trigger", "node"}``."""
-    return "".join(json.dumps({"time": e["time"], "event": e["event"], "trigger": e["trigger"],
-                               "node": e["node"]}) + "\n" for e in events)
+    """Events as JSON lines ``{"time", "event", "trigger", "node"}``; a behaviour graph's lines
+    (``event`` ``"log"`` or ``"graph_error"``) as ``{"time", "event", "message", "pointer"}``."""
+    return "".join(json.dumps({"time": e["time"], "event": e["event"], "trigger": e["trigger"], "node": e["node"]}
+                              if "trigger" in e else
+                              {"time": e["time"], "event": e["event"], "message": e["message"],
+                               "pointer": e["pointer"]}) + "\n" for e in events)
 
 
 def write_trace(rec: Recording, path: str | Path, every: int = 1) -> None:

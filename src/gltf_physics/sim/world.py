@@ -28,11 +28,14 @@ from ..model import PhysicsScene
 from . import robot_control
 from .engine import CONTROLLED, Engine, engine_class
 from .errors import SimulationError, engine_failures, value_reason
+from .object_model import ObjectModel, trs_target
 from .preflight import check_scene
+from .queries import RayHit
 from .recording import Recording
 
 # World's keywords (from_file lists them when given another)
-OPTIONS = ("rate", "substeps", "gravity", "density", "record", "mesh_source", "threads", "engine", "articulations")
+OPTIONS = ("rate", "substeps", "gravity", "density", "record", "mesh_source", "threads", "engine", "articulations",
+           "graph")
 
 
 class World:
@@ -55,6 +58,8 @@ class World:
         threads: engine worker threads (``None``: Rapier's default).
         engine: ``"rapier"`` (default), or ``"mujoco"`` (the ``[mujoco]`` extra: the scene written as MJCF and
             run by MuJoCo).
+        graph: the KHR_interactivity behaviour graph to run with the physics (docs/behaviour.md): None (default)
+            the document's default graph when it has one, an int that graph, False none.
         articulations: (Rapier) joint trees whose limits and drives are native on Rapier's multibodies go there
             (exact chain lengths, drives and soft limits with the articulated inertia; docs/semantics.md); False keeps
             every joint on impulse joints (measured 3–5× cheaper per step for long hard-limit chains, which then
@@ -69,7 +74,8 @@ class World:
     def __init__(self, scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
                  gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                  record: bool = False, mesh_source: MeshSource | None = None,
-                 threads: int | None = None, engine: str = "rapier", articulations: bool = True) -> None:
+                 threads: int | None = None, engine: str = "rapier", articulations: bool = True,
+                 graph: int | bool | None = None) -> None:
         self.scene = scene
         self.rate = float(rate)
         self.engine_name = engine
@@ -89,6 +95,9 @@ class World:
         nodes = list(self.engine.moving_nodes)
         self.nodes = np.asarray(nodes, dtype=np.int64)
         self.names = _node_names(scene, nodes)  # glTF node names of ``nodes`` ("" where unnamed)
+        self.object_model = ObjectModel(self)
+        self.graph_errors: list[str] = []  # why the selected graph was refused (it then does not run)
+        self._driver = _graph_driver(self, graph)  # None: no behaviour graph runs (the plain path)
         self.recording: Recording | None = None
         if record:
             self.recording = Recording(nodes, self.names)
@@ -99,7 +108,7 @@ class World:
                   gravity: tuple[float, float, float] | None = None, density: float = 1000.0,
                   record: bool = False, mesh_source: MeshSource | None = None,
                   threads: int | None = None, engine: str = "rapier", articulations: bool = True,
-                  **unknown: Any) -> World:
+                  graph: int | bool | None = None, **unknown: Any) -> World:
         """Load a .gltf or .glb and build its World; the options are the constructor's (see :class:`World`).
 
         Raises GltfError (naming the file and JSON pointer) when the file cannot be read, and TypeError
@@ -118,7 +127,37 @@ class World:
 
         return cls(read_scene(load(path)), rate=rate, substeps=substeps, gravity=gravity, density=density,
                    record=record, mesh_source=mesh_source, threads=threads, engine=engine,
-                   articulations=articulations)
+                   articulations=articulations, graph=graph)
+
+    @property
+    def graph(self) -> Any:
+        """The running behaviour graph's :class:`~gltf_physics.behaviour.run.GraphRunner` (None: none runs):
+        ``variable(name)``, ``set_variable``, ``send(event, values)``, ``logs``, ``errors``.
+
+        Example:
+            >>> world = gp.World.from_file("door.gltf"); world.run(2.0); world.graph.variable("opened")
+        """
+        return self._driver.runner if self._driver is not None else None
+
+    def select(self, node: int, point: Any = (0.0, 0.0, 0.0), origin: Any = (0.0, 0.0, 0.0)) -> None:
+        """Tell the behaviour graph the user selected ``node`` (at world ``point``, by a ray from ``origin``):
+        its ``event/onSelect`` nodes run now (KHR_node_selectability; nothing without a graph).
+
+        Example:
+            >>> world.select(4)
+        """
+        if self._driver is not None:
+            self._driver.select(node, point, origin)
+
+    def hover(self, node: int | None) -> None:
+        """Tell the behaviour graph the pointer now hovers ``node`` (None: nothing): its ``event/onHoverOut`` and
+        ``event/onHoverIn`` nodes run now (KHR_node_hoverability; nothing without a graph).
+
+        Example:
+            >>> world.hover(4); world.hover(None)
+        """
+        if self._driver is not None:
+            self._driver.hover(node)
 
     @property
     def time(self) -> float:
@@ -152,6 +191,8 @@ class World:
         with engine_failures(self.time):
             self.engine.step()
         self.step_count += 1
+        if self._driver is not None:  # trigger events, then the tick (docs/behaviour.md)
+            self._driver.after_step()
         if self.recording is not None:
             self.recording.append(self.time, self.engine.read_poses())
 
@@ -321,7 +362,55 @@ class World:
         """
         self.engine.push(node, force, point)
 
+    def get(self, pointer: str) -> Any:
+        """The value of a glTF Object Model pointer now: node TRS (where bodies have taken them), body
+        velocities (node space) and mass, and every pointer :meth:`set` takes (the last value set, else the
+        file's); ``sim/object_model.py``. Raises SimulationError (naming the pointer) when it cannot be read.
+
+        Example:
+            >>> world.get("/nodes/3/translation")[1]   # the ball's height now
+        """
+        try:
+            return self.object_model.get(pointer)
+        except SimulationError as e:
+            e.pointer = pointer
+            raise
+
+    def apply_impulse(self, node: int, linear: Any, angular: Any = (0.0, 0.0, 0.0)) -> None:
+        """Change a dynamic body's velocities now by a world linear impulse (N·s) at its centre of mass
+        (Δv = J/m) and a world angular impulse (N·m·s); what ``rigid_body/applyImpulse`` does.
+
+        Raises SimulationError when ``node`` is not a dynamic body.
+
+        Example:
+            >>> world.apply_impulse(3, [0, 10, 0])
+        """
+        self.engine.apply_impulse(node, linear, angular)
+
+    def apply_point_impulse(self, node: int, impulse: Any, point: Any) -> None:
+        """Change a dynamic body's velocities now by a world impulse (N·s) at a world point (m): Δv = J/m,
+        Δω = I⁻¹ (r × J); what ``rigid_body/applyPointImpulse`` does.
+
+        Example:
+            >>> world.apply_point_impulse(3, [0, 0, 1], world.pose(3)[0] + [0.5, 0, 0])
+        """
+        self.engine.apply_point_impulse(node, impulse, point)
+
+    def ray_cast(self, start: Any, end: Any, filter_index: int | None = None) -> RayHit | None:
+        """The closest solid collider on the world segment ``start``→``end`` (triggers are not hit), seen as a
+        collider with the file's collision filter ``filter_index`` would see it (None or negative: every
+        collider); a :class:`~gltf_physics.sim.queries.RayHit` (node, point, normal, fraction) or None.
+
+        Example:
+            >>> world.ray_cast([0, 10, 0], [0, -10, 0]).node
+        """
+        return self.engine.ray_cast(start, end, filter_index)
+
     def _apply(self, pointer: str, value: Any) -> None:
+        trs = trs_target(pointer)
+        if trs is not None:
+            self.object_model.set_trs(*trs, value)
+            return
         target = pointers.resolve(pointer)
         if target.kind == "motion":
             self.engine.set_motion(target.index, target.field, value)
@@ -331,6 +420,7 @@ class World:
             self.engine.set_controlled(target.kind, target.index, target.field, value)
         else:
             raise SimulationError(f"{target.kind} properties are not simulated")
+        self.object_model.values[pointer] = value  # read back by get()
 
     def _set_joint(self, target: pointers.Target, value: Any) -> None:
         driver = self.engine.joints
@@ -360,13 +450,17 @@ class World:
 
     # -- snapshots -----------------------------------------------------------------------------------
     def snapshot(self) -> tuple[Any, ...]:
-        """The exact state now (engine bytes with trigger bookkeeping, step count, recording length), for
-        :meth:`restore`: a run continued from a restored snapshot repeats the original bit for bit.
+        """The exact state now (engine bytes with trigger bookkeeping, step count, recording length, the behaviour
+        graph's state, the values set), for :meth:`restore`: a run continued from a restored snapshot repeats the
+        original bit for bit.
 
         Example:
             >>> state = world.snapshot(); world.run(1.0); world.restore(state)
         """
-        return self.engine.snapshot(), self.step_count, self.recording.count if self.recording else 0
+        graph = self._driver.state() if self._driver is not None else None  # the behaviour graph's run state
+        model = self.object_model
+        return (self.engine.snapshot(), self.step_count, self.recording.count if self.recording else 0,
+                (graph, dict(model.values), {n: dict(t) for n, t in model.trs.items()}))
 
     def restore(self, snap: tuple[Any, ...]) -> None:
         """Go back to a :meth:`snapshot` of this World: bodies, time, the recording (frames after it are
@@ -376,11 +470,40 @@ class World:
             >>> state = world.snapshot(); world.step(); world.restore(state); world.step_count
             0
         """
-        engine, steps, frames = snap
+        engine, steps, frames, (graph, values, trs) = snap
         self.engine.restore(engine)
+        if self._driver is not None and graph is not None:
+            self._driver.restore(graph)
+        self.object_model.moved()
+        self.object_model.values = dict(values)
+        self.object_model.trs = {n: dict(t) for n, t in trs.items()}
         self.step_count = steps
         if self.recording is not None:
             self.recording.truncate(frames)
+
+
+def _graph_driver(world: World, selector: int | bool | None) -> Any:
+    """The behaviour graph's driver (``behaviour/world_host.py``), started; None without one. A document
+    without KHR_interactivity never imports the graph room."""
+    doc = world.scene.document.json if world.scene.document is not None else {}
+    ext = doc.get("extensions")
+    if selector is False or not (isinstance(ext, dict) and "KHR_interactivity" in ext):
+        if isinstance(selector, int) and not isinstance(selector, bool):
+            raise SimulationError(f"graph {selector} does not exist (the file has no behaviour graph)")
+        return None
+    from ..behaviour.errors import GraphError
+    from ..behaviour.world_host import GraphRefused, attach
+
+    try:
+        driver = attach(world, selector)
+    except GraphRefused as e:  # an invalid graph is reported and not run; the physics runs
+        world.graph_errors = list(e.problems)
+        return None
+    except GraphError as e:
+        raise SimulationError(str(e)) from None
+    if driver is not None:
+        driver.start()
+    return driver
 
 
 def _node_names(scene: PhysicsScene, wanted: list[int]) -> list[str]:

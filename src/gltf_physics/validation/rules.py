@@ -147,6 +147,8 @@ RULES: dict[str, Rule] = {
     "KRB-11": _r(W, "mass 0 / inertia 0 mean infinite (the schema wants > 0, D-5); negative is an error."),
     "KRB-12": _r(W, "Scale on collider nodes: zero disables, negative uses |scale|, non-uniform round shapes "
                     "approximate."),
+    "KRBI-1": _r(E, "A rigid_body_triggerEntered/Exited graph node's nodeIndex names a node with a trigger."),
+    "KRBI-2": _r(E, "No two graph event nodes of the same kind share one trigger nodeIndex."),
     "KIS-1": _r(E, "The shape extension's 'shapes' has at least one shape."),
     "KIS-2": _r(E, "A shape has a 'type' and no other known type's sub-object."),
     "KIS-3": _r(E, "No degenerate shapes (radius > 0, sizes > 0, height > 0, radii ≥ 0 with one > 0)."),

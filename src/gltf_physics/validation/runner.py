@@ -127,11 +127,26 @@ def _validate(document: Document, uri: str | None) -> Report:
             runtime.check(scene, gltf, emit)
         except Exception as exc:
             emit("GLTF-READ", "", f"the runtime checks stopped early ({type(exc).__name__}: {exc})")
+        if isinstance(gltf.get("extensions"), dict) and "KHR_interactivity" in gltf["extensions"]:
+            _graph_physics(gltf, emit, {t.node for t in scene.triggers})
         try:
             hints.check(scene, gltf, emit)
         except Exception as exc:  # a hint is advice: its failure must not turn a valid file into an invalid one
             emit("HINT-FAILED", "", f"the hints stopped early ({type(exc).__name__}: {exc})", int(Severity.INFO))
     return Report(uri=name, messages=emit.messages, info=info)
+
+
+def _graph_physics(gltf: dict[str, Any], emit: _Collector, triggers: set[int]) -> None:
+    """The physics rules of behaviour graphs (KRBI-1, KRBI-2), once per pointer whoever else checks graphs."""
+    from ..behaviour.ops.physics import check_document
+
+    def once(code: str, pointer: str, message: str) -> None:
+        if not emit.has(code, pointer):
+            emit(code, pointer, message)
+    try:
+        check_document(gltf, once, triggers)
+    except Exception as exc:
+        emit("GLTF-READ", "", f"the behaviour-graph physics checks stopped early ({type(exc).__name__}: {exc})")
 
 
 def _read(document: Document, emit: _Collector, index: ExtIndex) -> Any:

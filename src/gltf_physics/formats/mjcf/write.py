@@ -74,6 +74,7 @@ class MjcfIndex:
     kinematic_velocity: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)  # KHR isKinematic
     solids: list[tuple[str, int, int | None]] = field(default_factory=list)  # (geom, reported node, filter)
     triggers: list[tuple[str, int, int | None]] = field(default_factory=list)  # (geom, trigger node, filter)
+    collider_of: dict[str, int] = field(default_factory=dict)  # solid geom → index into scene.colliders
     drives: dict[tuple[int, int], str] = field(default_factory=dict)  # (joint k, drive i) → actuator name
     mass: dict[int, MassProperties] = field(default_factory=dict)
     filter_keys: list[int | None] = field(default_factory=list)
@@ -221,6 +222,7 @@ class _Writer:
             for g in self._geom(el, placed, f"collider{k}", col.pointer or body.pointer, col.material, col.filter,
                                 moving=m.type is not MotionType.STATIC or node in self.animated):
                 self.index.solids.append((g, node, col.filter))
+                self.index.collider_of[g] = k
         for child in self.tree.children(node):
             self._body(el, node, bodies[child], bodies)
 
@@ -452,6 +454,7 @@ class _Writer:
             for g in self._geom(parent_el, placed, f"collider{k}", col.pointer, col.material, col.filter,
                                 moving=owner is not None):
                 self.index.solids.append((g, col.node, col.filter))
+                self.index.collider_of[g] = k
 
     def _static_parent(self, worldbody: ET.Element, node: int) -> tuple[ET.Element, np.ndarray, int | None]:
         """worldbody (MJCF world frame) or, under an animated node, a mocap body following that node."""

@@ -32,6 +32,7 @@ from ..animation import AnimationSchedule
 from ..errors import SimulationError, finite_vec3, motion_number
 from ..filters import class_table
 from ..frames import carried_matrix, world_matrices
+from ..queries import ColliderTriggerLog, RayHit
 from ..triggers import TriggerTracker
 
 try:
@@ -91,12 +92,26 @@ class MujocoWorld:
         self._start = {n: (self.data.mocap_pos[i].copy(), self.data.mocap_quat[i].copy())
                        for n, i in self._mocap.items()}
         self.triggers = TriggerTracker()
+        self.collider_triggers = ColliderTriggerLog()  # per collider, for behaviour graphs (sim/queries.py)
+        self._geom_ids()
         self._pairs = self._trigger_pairs()
         self._inside: set[tuple[int, int]] = set()
         self.joints = _Drives(self)
         self._start_m: list[np.ndarray] | None = None  # every node's world matrix at t = 0 (node_matrix)
         self._velocities_at = -1  # the step at which cvel was last brought up to date (point_velocity)
         self._check_triggers(0.0)
+
+    def _geom_ids(self) -> None:
+        """Solid geom id → its collider's node, its motion node (−1: none) and its filter key."""
+        mj, cols = mujoco, self.scene.colliders
+        self.collider_node: dict[int, int] = {}
+        self._motion_of: dict[int, int] = {}
+        self.solid_filter: dict[int, int | None] = {}
+        for name, k in self.index.collider_of.items():
+            g = int(mj.mj_name2id(self.model, mj.mjtObj.mjOBJ_GEOM, name))
+            self.collider_node[g] = cols[k].node
+            self._motion_of[g] = cols[k].body if cols[k].body is not None else -1
+            self.solid_filter[g] = cols[k].filter
 
     def _body_id(self, name: str) -> int:
         return int(mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, name))
@@ -181,9 +196,16 @@ class MujocoWorld:
                 now.add((tnode, snode, g1, g2))  # type: ignore[arg-type]
         for item in sorted(now - self._inside):
             self.triggers.update(time, item[0], item[1], True)
+            self._collider_event(time, item, True)
         for item in sorted(self._inside - now):
             self.triggers.update(time, item[0], item[1], False)
+            self._collider_event(time, item, False)
         self._inside = now
+
+    def _collider_event(self, time: float, item: tuple[int, ...], started: bool) -> None:
+        g = item[3]
+        self.collider_triggers.update(time, item[0], self.collider_node.get(g, item[1]), self._motion_of.get(g, -1),
+                                      started)
 
     # -- poses -----------------------------------------------------------------------------------------
     def read_poses(self) -> np.ndarray:
@@ -248,10 +270,45 @@ class MujocoWorld:
             else:
                 self.data.qvel[dof + 3:dof + 6] = v  # MuJoCo: free-joint angular velocity in the body frame
         elif field == "gravity_factor":
-            self.model.body_gravcomp[body] = 1.0 - motion_number(value, field, node)
+            factor = motion_number(value, field, node)
+            if self.model.ngravcomp > 0:
+                self.model.body_gravcomp[body] = 1.0 - factor
+            else:  # compiled without gravcomp MuJoCo skips it: the same force as a constant applied one
+                lift = -(1.0 - factor) * float(self.model.body_mass[body]) * self.model.opt.gravity
+                self.data.xfrc_applied[body, :3] = lift
         else:
             raise SimulationError(f"motion field {field!r} is not settable on MuJoCo", node=node)
         mujoco.mj_forward(self.model, self.data)
+
+    def apply_impulse(self, node: int, linear: Any, angular: Any = (0.0, 0.0, 0.0)) -> None:
+        """World linear and angular impulses on a dynamic body node, now (``sim/mujoco/queries.py``)."""
+        from . import queries  # imports mujoco: only once a MuJoCo world exists
+
+        queries.apply_impulse(self, node, linear, angular)
+
+    def apply_point_impulse(self, node: int, impulse: Any, point: Any) -> None:
+        """A world impulse at a world point on a dynamic body node, now."""
+        from . import queries  # imports mujoco: only once a MuJoCo world exists
+
+        queries.apply_point_impulse(self, node, impulse, point)
+
+    def ray_cast(self, start: Any, end: Any, filter_index: int | None = None) -> RayHit | None:
+        """The closest solid collider on the world segment ``start``→``end``, or None."""
+        from . import queries  # imports mujoco: only once a MuJoCo world exists
+
+        return queries.ray_cast(self, start, end, filter_index)
+
+    def velocities(self, node: int) -> tuple[np.ndarray, np.ndarray]:
+        """World linear and angular velocity of a body node now."""
+        from . import queries  # imports mujoco: only once a MuJoCo world exists
+
+        return queries.velocities(self, node)
+
+    def set_pose(self, node: int, translation: Any, rotation: Any) -> None:
+        """Move a body node's body to a world pose (translation, xyzw rotation) now."""
+        from . import queries  # imports mujoco: only once a MuJoCo world exists
+
+        queries.set_pose(self, node, translation, rotation, _to_mj_quat)
 
     # -- snapshots -------------------------------------------------------------------------------------
     def snapshot(self) -> tuple[Any, ...]:
@@ -259,7 +316,7 @@ class MujocoWorld:
         spec = mujoco.mjtState.mjSTATE_INTEGRATION
         state = np.empty(mujoco.mj_stateSize(self.model, spec))
         mujoco.mj_getState(self.model, self.data, state, spec)
-        return state, self.step_count, self.triggers.state(), set(self._inside)
+        return state, self.step_count, (self.triggers.state(), self.collider_triggers.state()), set(self._inside)
 
     def restore(self, snap: tuple[Any, ...]) -> None:
         """Back to a :meth:`snapshot`: the run from there replays identically."""
@@ -267,7 +324,8 @@ class MujocoWorld:
         mujoco.mj_setState(self.model, self.data, state, mujoco.mjtState.mjSTATE_INTEGRATION)
         mujoco.mj_forward(self.model, self.data)
         self.step_count = steps
-        self.triggers.restore(trig)
+        self.triggers.restore(trig[0])
+        self.collider_triggers.restore(trig[1])
         self._inside = set(inside)
 
 

@@ -61,8 +61,9 @@ from ...model import Body, MotionType, PhysicsScene
 from ..animation import AnimationSchedule
 from ..errors import SimulationError, finite_vec3, motion_number
 from ..frames import carried_matrix, world_matrices
+from ..queries import ColliderTriggerLog, RayHit
 from ..triggers import TriggerTracker
-from . import link_contacts
+from . import link_contacts, queries
 from .armature import steady_tiny_links
 from .bodies import body_frames, locked_axes, rapier_mass, solver_iterations
 from .contacts import ContactHooks, FilterClasses, hook_cover, hooked_pairs, native_classes
@@ -120,6 +121,10 @@ class RapierWorld:
         self._info: dict[rp.ColliderHandle, tuple[bool, int]] = {}  # handle → (is trigger, reported node)
         self._keys: dict[rp.ColliderHandle, tuple[int | None, int | None]] = {}  # → (material, filter)
         self.triggers = TriggerTracker()
+        self.collider_triggers = ColliderTriggerLog()  # per collider, for behaviour graphs (sim/queries.py)
+        self.collider_node: dict[rp.ColliderHandle, int] = {}  # solid collider → its node
+        self._motion_of: dict[rp.ColliderHandle, int] = {}  # solid collider → its motion node (−1: none)
+        self.query_dirty = True  # ray casts refresh the query pipeline first (before any step, after a move)
         self._build(density)
         self._pose_handles = [self.handle_of[n] for n in self.moving_nodes]
         self._row_of = {h: i for i, h in enumerate(self._pose_handles)}
@@ -319,6 +324,8 @@ class RapierWorld:
             any_hook = any_hook or col.material in flagged or self._classes.needs_pair_hook(col.filter)
             handle = self.world.add_collider(b, parent)
             self._info[handle] = (False, col.body if col.body is not None else col.node)
+            self.collider_node[handle] = col.node
+            self._motion_of[handle] = col.body if col.body is not None else -1
             self._keys[handle] = (col.material, col.filter)
         self._any_hook = any_hook
 
@@ -391,6 +398,7 @@ class RapierWorld:
             self.substep_count += 1
             self._check_finite()
             self._drain_events(before)
+        self.query_dirty = False  # the step left the query pipeline at the new poses
         self._pushes.clear()  # a push lasts one step (all its substeps)
 
     def _follow_animation(self, t: float) -> None:
@@ -409,6 +417,9 @@ class RapierWorld:
                 continue  # not ours, solid–solid, or trigger–trigger (unspecified, not reported)
             trigger, other = (a, b) if a[0] else (b, a)
             self.triggers.update(time, trigger[1], other[1], e.started)
+            solid = e.collider2 if a[0] else e.collider1
+            self.collider_triggers.update(time, trigger[1], self.collider_node[solid], self._motion_of[solid],
+                                          e.started)
 
     def _check_finite(self) -> None:
         q = self.world.quarantine
@@ -532,6 +543,26 @@ class RapierWorld:
             b.add_force(force, False)
             b.add_torque(torque, False)
 
+    def apply_impulse(self, node: int, linear: Any, angular: Any = (0.0, 0.0, 0.0)) -> None:
+        """World linear and angular impulses on a dynamic body node, now (``sim/rapier/queries.py``)."""
+        queries.apply_impulse(self, node, linear, angular)
+
+    def apply_point_impulse(self, node: int, impulse: Any, point: Any) -> None:
+        """A world impulse at a world point on a dynamic body node, now."""
+        queries.apply_point_impulse(self, node, impulse, point)
+
+    def ray_cast(self, start: Any, end: Any, filter_index: int | None = None) -> RayHit | None:
+        """The closest solid collider on the world segment ``start``→``end``, or None."""
+        return queries.ray_cast(self, start, end, filter_index)
+
+    def velocities(self, node: int) -> tuple[np.ndarray, np.ndarray]:
+        """World linear and angular velocity of a body node now."""
+        return queries.velocities(self, node)
+
+    def set_pose(self, node: int, translation: Any, rotation: Any) -> None:
+        """Move a body node's body to a world pose (translation, xyzw rotation) now."""
+        queries.set_pose(self, node, translation, rotation)
+
     motion_edits = 0  # set_motion calls so far: controllers caching body state re-read it when this moves
 
     def set_motion(self, node: int, field: str, value: Any) -> None:
@@ -583,7 +614,8 @@ class RapierWorld:
     def snapshot(self) -> tuple[bytes, int, Any, dict[int, MassProperties], Any, tuple[Any, ...]]:
         joints = self.joints.state() if self.joints is not None else None  # the aimed rows' bookkeeping
         controls = tuple(c.state() for c in self.controllers)  # gravity holds, vehicle ramps, their settings
-        return self.world.snapshot(), self.substep_count, self.triggers.state(), dict(self.mass_of), joints, controls
+        return (self.world.snapshot(), self.substep_count, (self.triggers.state(), self.collider_triggers.state()),
+                dict(self.mass_of), joints, controls)
 
     def restore(self, snap: tuple[bytes, int, Any, dict[int, MassProperties], Any, tuple[Any, ...]]) -> None:
         blob, count, trig_state, masses, joints, controls = snap
@@ -593,7 +625,9 @@ class RapierWorld:
         world.physics_hooks = self.hooks
         self.world = world
         self.substep_count = count
-        self.triggers.restore(trig_state)
+        self.triggers.restore(trig_state[0])
+        self.collider_triggers.restore(trig_state[1])
+        self.query_dirty = True
         self.mass_of = dict(masses)
         self._stale = True
         if self.joints is not None:

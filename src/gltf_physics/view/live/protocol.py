@@ -126,7 +126,19 @@ def _drive(fields: dict[str, Any]) -> dict[str, Any]:
             "steer": _number(fields["steer"], "steer", -1, 1), "brake": fields["brake"]}
 
 
+def _select(fields: dict[str, Any]) -> dict[str, Any]:
+    _keys(fields, ("node", "point", "origin"))
+    return {"node": _node(fields["node"]), "point": _vec3(fields["point"], "point"),
+            "origin": _vec3(fields["origin"], "origin")}
+
+
+def _hover(fields: dict[str, Any]) -> dict[str, Any]:
+    _keys(fields, ("node",))
+    return {"node": None if fields["node"] is None else _node(fields["node"])}
+
+
 _CHECKS = {
     "pause": _none, "play": _none, "step": _none, "reset": _none, "ping": _none,
     "speed": _speed, "set": _set, "grab": _grab, "drag": _drag, "release": _none, "drive": _drive,
+    "select": _select, "hover": _hover,
 }

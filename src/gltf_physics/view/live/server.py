@@ -115,6 +115,7 @@ class LiveServer:
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._events_sent = 0
+        self._logs_sent = (0, 0)  # the graph's logs and errors already published
         self._page: bytes | None = None
         self.refused = 0  # messages refused so far (tests read it)
         self.ticks = 0  # rounds of the run loop so far (tests wait on it instead of sleeping)
@@ -286,6 +287,7 @@ class LiveServer:
         elif kind == "reset":
             s.reset()
             self._events_sent = 0
+            self._logs_sent = (len(s.world.graph.logs), len(s.world.graph.errors)) if s.world.graph else (0, 0)
             self._broadcast_text({"type": "reset"})
         elif kind == "speed":
             s.set_speed(f["value"])
@@ -298,6 +300,10 @@ class LiveServer:
             s.drag(client.id, f["target"])
         elif kind == "release":
             s.release(client.id)
+        elif kind == "select":  # a click: the behaviour graph's event/onSelect (KHR_node_selectability)
+            s.world.select(f["node"], f["point"], f["origin"])
+        elif kind == "hover":
+            s.world.hover(f["node"])
         elif kind == "drive":
             s.drive(f["node"], f["throttle"], f["steer"], f["brake"])
             client.driving.add(f["node"])
@@ -335,6 +341,7 @@ class LiveServer:
 
     def _publish(self, status: bool) -> None:
         s = self.session
+        self._graph_lines()
         events = s.world.events()
         if len(events) > self._events_sent:
             self._broadcast_text({"type": "events", "events": events[self._events_sent:]})
@@ -344,6 +351,20 @@ class LiveServer:
         frame = s.frame()
         for c in self.clients.values():
             c.send_frame(frame)
+
+    def _graph_lines(self) -> None:
+        """The behaviour graph's new debug/log lines and errors, on the server's log and to the pages."""
+        runner = self.session.world.graph
+        if runner is None:
+            return
+        lines = [("log", x) for x in runner.logs[self._logs_sent[0]:]] + \
+            [("graph_error", x) for x in runner.errors[self._logs_sent[1]:]]
+        self._logs_sent = (len(runner.logs), len(runner.errors))
+        for kind, line in lines:
+            self.log(f"live: graph {'log' if kind == 'log' else 'error'} {line}")
+        if lines:
+            self._broadcast_text({"type": "graph", "lines": [
+                {"event": kind, "time": x.time, "message": x.message, "pointer": x.pointer} for kind, x in lines]})
 
     def _broadcast_text(self, message: dict[str, Any]) -> None:
         for c in self.clients.values():

@@ -1,0 +1,106 @@
+"""What a behaviour graph asks of the running physics, engine-agnostic (docs/behaviour.md).
+
+The KHR physics specification's nodes for KHR_interactivity (``rigid_body/applyImpulse``,
+``rigid_body/applyPointImpulse``, ``rigid_body/rayCast``, ``event/rigid_body_trigger*``) need four primitives of
+every engine: an impulse at the centre of mass, an impulse at a world point, the closest ray-segment hit and
+per-collider trigger events. This module holds their engine-free parts: the hit record, the argument checks, the
+collision-filter rule a ray obeys, and the per-collider trigger log.
+
+A ray with ``collisionFilterIndex`` *f* (≥ 0) behaves as a collider with filter *f* would: it hits a collider
+only where the two filters interact (``sim/filters.py``, D-7). A negative index (the node's default −1) is no
+filter: every solid collider. Triggers are never hit (the node intersects "colliders").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import CollisionFilter
+from .errors import SimulationError
+from .filters import collide
+
+
+@dataclass(frozen=True)
+class RayHit:
+    """The closest hit of a ray segment: the collider's ``node``, the world ``point``, the world unit ``normal``
+    (pointing out of the hit shape) and ``fraction`` along the segment (0 at its start, 1 at its end)."""
+
+    node: int
+    point: tuple[float, float, float]
+    normal: tuple[float, float, float]
+    fraction: float
+
+
+def vec3(value: Any, what: str, node: int | None = None) -> tuple[float, float, float]:
+    """``value`` as 3 finite floats, or a SimulationError naming ``what``."""
+    try:
+        v = tuple(float(x) for x in value)
+    except (TypeError, ValueError):
+        v = ()
+    if len(v) != 3 or not all(math.isfinite(x) for x in v):
+        raise SimulationError(f"{what} needs 3 finite numbers, got {value!r}", node=node)
+    return v  # type: ignore[return-value]
+
+
+def ray_filter(filters: list[CollisionFilter], index: int | None) -> CollisionFilter | None:
+    """The filter a ray casts with: ``None`` for no filter (``index`` None or negative).
+
+    Raises SimulationError for an index past the document's collision filters.
+    """
+    if index is None or index < 0:
+        return None
+    if index >= len(filters):
+        raise SimulationError(f"collisionFilterIndex {index} names no collision filter "
+                              f"(the file has {len(filters)})")
+    return filters[index]
+
+
+def ray_allows(ray: CollisionFilter | None, filters: list[CollisionFilter], key: int | None) -> bool:
+    """Does a ray with filter ``ray`` see a collider whose filter is ``filters[key]`` (``key`` None: none)?"""
+    if ray is None:
+        return True
+    other = filters[key] if key is not None and 0 <= key < len(filters) else None
+    return collide(ray, other)
+
+
+class ColliderTriggerLog:
+    """Trigger events per (trigger node, collider node), as the KHR graph events define them.
+
+    ``events`` holds ``{"time", "event": "enter"|"exit", "trigger", "collider", "motion"}`` (``motion`` the node of
+    the collider's motion, −1 when it has none). A collider touching a trigger through several shape pairs (a
+    compound trigger's members) enters on the first and exits with the last. The World's own body-level events
+    (``TriggerTracker``) are kept apart and unchanged.
+    """
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[int, int], int] = {}
+        self.events: list[dict[str, Any]] = []
+
+    def update(self, time: float, trigger: int, collider: int, motion: int, started: bool) -> None:
+        """Count one shape pair starting (``started``) or stopping to overlap."""
+        key = (trigger, collider)
+        n = self.counts.get(key, 0)
+        if started:
+            self.counts[key] = n + 1
+            if n == 0:
+                self.events.append({"time": time, "event": "enter", "trigger": trigger, "collider": collider,
+                                    "motion": motion})
+        elif n > 0:
+            if n == 1:
+                del self.counts[key]
+                self.events.append({"time": time, "event": "exit", "trigger": trigger, "collider": collider,
+                                    "motion": motion})
+            else:
+                self.counts[key] = n - 1
+
+    def state(self) -> tuple[dict[tuple[int, int], int], int]:
+        """The bookkeeping now, for :meth:`restore`."""
+        return dict(self.counts), len(self.events)
+
+    def restore(self, state: tuple[dict[tuple[int, int], int], int]) -> None:
+        """Back to a :meth:`state`."""
+        counts, n = state
+        self.counts = dict(counts)
+        del self.events[n:]
