@@ -253,3 +253,22 @@ def test_suite_masses_equal_mujocos_compile(name: str, folder: str) -> None:
     assert weighed
     for i in weighed:
         assert close(ours[model.body(i).name], model.body_mass[i]), model.body(i).name  # type: ignore[attr-defined, arg-type]
+
+
+A1_KNEE = (-2.69653369433, -0.916297857297)  # a1.urdf's *_lower_joint range; its zero pose is 0.92 rad above it
+
+
+@pytest.mark.parametrize("articulations", [True, False], ids=["multibody", "impulse"])
+def test_a1_from_its_file_pose_ends_with_its_knees_inside_their_range(articulations: bool) -> None:
+    """PyBullet's A1 starts (every joint at 0, as the URDF reader places it) with its knees 0.92 rad outside
+    their range; floating and without a floor it falls for 5 s. Both joint paths push the knees back into the
+    range and stay finite (the multibody path once went non-finite after one substep)."""
+    scene = gp.from_urdf(pybullet_urdf("a1/a1.urdf"), floating_base=True)
+    world = gp.World(scene, rate=60, articulations=articulations)
+    assert world.joint_positions()["FR_lower_joint"] == pytest.approx(0.0, abs=1e-6)
+    for _ in range(300):
+        world.step()
+    knees = [v for name, v in world.joint_positions().items() if name.endswith("_lower_joint")]
+    assert len(knees) == 4
+    lo, hi = A1_KNEE
+    assert all(lo - 1e-3 <= q <= hi + 1e-3 for q in knees), knees
