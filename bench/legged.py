@@ -9,6 +9,10 @@ The goal: within 2 cm + 25 % of how far MuJoCo moved the root over the first 0.3
 - ``ant``: dm_control's ant (``third_party/ant``), given the free root joint and the floor that dm_control's
   locomotion tasks attach to it; ``half-cheetah``, ``hopper``, ``walker``, ``humanoid``: dm_control's suite
   (cheetah, hopper, walker, humanoid) as they are;
+- ``laikago-apart``: the same, with the link pairs whose colliders overlap by more than 1 cm at the start
+  (the chassis hull and the four upper legs' hulls, 5.2–8.3 cm deep: MuJoCo collides the convex hull of the
+  chassis's V-HACD decomposition) kept from touching on both sides (an ``<exclude>`` in MuJoCo, collision
+  filters in the glTF);
 - ``laikago``: the Laikago quadruped URDF of ``pybullet_data`` (``laikago_toes_zup.urdf``, the Z-up one:
   ``laikago.urdf`` does not compile in MuJoCo, its hip links are below MuJoCo's minimum mass), floating, with a
   plane under it on both sides (MuJoCo compiles the URDF itself, static links kept as bodies). Its joints have
@@ -40,8 +44,10 @@ EVERY = 0.01  # s between samples; gltf-physics runs at this rate with SUBSTEPS
 SUBSTEPS = 4
 SHORT = 0.3  # s: the goal's window
 TILT, CLEARANCE = 0.3, 0.01  # rad, m
-MODELS = ("ant", "half-cheetah", "hopper", "walker", "humanoid", "laikago")
+MODELS = ("ant", "half-cheetah", "hopper", "walker", "humanoid", "laikago", "laikago-apart")
 URDF = {"laikago": ("laikago/laikago_toes_zup.urdf", "chassis")}  # pybullet_data path, root link
+APART = "-apart"  # a URDF model with the link pairs that overlap at the start kept apart on both sides
+OVERLAP = 0.01  # m: a start overlap deeper than this between two links counts (start_overlaps)
 SUITE = {"half-cheetah": "cheetah", "hopper": "hopper", "walker": "walker", "humanoid": "humanoid"}
 
 
@@ -134,14 +140,39 @@ def mjcf_case(name: str) -> Case:
     return Case(name, model, qpos, scene, model.body(_root(model)).name)
 
 
+def start_overlaps(model: Any, qpos: np.ndarray) -> list[tuple[str, str]]:
+    """Pairs of bodies (by name, the world aside) whose geoms overlap by more than OVERLAP at ``qpos``."""
+    import mujoco
+
+    data = mujoco.MjData(model)
+    data.qpos[:] = qpos
+    mujoco.mj_forward(model, data)
+    pairs = set()
+    for k in range(data.ncon):
+        a, b = (int(model.geom_bodyid[g]) for g in (data.contact[k].geom1, data.contact[k].geom2))
+        if a and b and data.contact[k].dist < -OVERLAP:
+            pairs.add(tuple(sorted((model.body(a).name, model.body(b).name))))
+    return sorted(pairs)  # type: ignore[arg-type]
+
+
 def urdf_case(name: str = "laikago") -> Case:
     """A floating URDF quadruped: MuJoCo's compile of the URDF (free root, floor) against our URDF reader's
-    glTF with the same floor (a plane, friction 1 combined by maximum, as MuJoCo's default geom) and lift."""
+    glTF with the same floor (a plane, friction 1 combined by maximum, as MuJoCo's default geom) and lift.
+    ``NAME-apart``: the pairs of :func:`start_overlaps` kept from touching on both sides."""
     from gltf_physics.dialects import write_scene
     from gltf_physics.model import Collider as ModelCollider
     from gltf_physics.model import CombineMode, PhysicsMaterial, Plane
 
+    apart = name.endswith(APART)
+    name = name.removesuffix(APART)
     model = _quiet_compile(_spec(name))
+    pairs: list[tuple[str, str]] = []
+    if apart:
+        pairs = start_overlaps(model, _lift_only(model, model.qpos0.copy())[0])
+        spec = _spec(name)
+        for a, b in pairs:
+            spec.add_exclude(bodyname1=a, bodyname2=b)
+        model = _quiet_compile(spec)
     qpos, lift = _lift_only(model, model.qpos0.copy())  # the URDF reader places the links at their zero pose
     imported = gp.from_urdf(_package("pybullet_data") / URDF[name][0], floating_base=True)
     doc = imported.document
@@ -155,8 +186,31 @@ def urdf_case(name: str = "laikago") -> Case:
     top.append(floor)
     imported.materials.append(PhysicsMaterial(1.0, 1.0, 0.0, CombineMode.MAXIMUM))
     imported.colliders.append(ModelCollider(node=floor, shape=Plane(), material=len(imported.materials) - 1))
+    _keep_apart(imported, pairs)
     scene = gp.read_scene(write_scene(imported, doc, "khr")[0])
     return Case(name, model, qpos, scene, model.body(_root(model)).name)
+
+
+def _keep_apart(imported: Any, pairs: list[tuple[str, str]]) -> None:
+    """Collision filters on ``imported``'s colliders so that the bodies (by node name) of each pair never touch:
+    every body named in a pair is a collision system of its own that does not collide with its partners'."""
+    import dataclasses
+
+    from gltf_physics.model import CollisionFilter
+
+    partners: dict[str, set[str]] = {}
+    for a, b in pairs:
+        partners.setdefault(a, set()).add(b)
+        partners.setdefault(b, set()).add(a)
+    nodes = imported.document.json["nodes"]
+    index = {}
+    for body, others in sorted(partners.items()):
+        imported.filters.append(CollisionFilter((body,), (), tuple(sorted(others))))
+        index[body] = len(imported.filters) - 1
+    for k, col in enumerate(imported.colliders):
+        owner = nodes[col.body].get("name") if col.body is not None else None
+        if owner in index:
+            imported.colliders[k] = dataclasses.replace(col, filter=index[owner])
 
 
 def _lift_only(model: Any, qpos: np.ndarray) -> tuple[np.ndarray, float]:
@@ -189,7 +243,7 @@ def _quiet_compile(spec: Any) -> Any:
 
 def case(name: str) -> Case:
     """The named model (one of MODELS)."""
-    return urdf_case(name) if name in URDF else mjcf_case(name)
+    return urdf_case(name) if name.removesuffix(APART) in URDF else mjcf_case(name)
 
 
 def reference(c: Case, duration: float) -> np.ndarray:

@@ -253,3 +253,34 @@ def test_suite_masses_equal_mujocos_compile(name: str, folder: str) -> None:
     assert weighed
     for i in weighed:
         assert close(ours[model.body(i).name], model.body_mass[i]), model.body(i).name  # type: ignore[attr-defined, arg-type]
+
+
+A1_KNEE = (-2.69653369433, -0.916297857297)  # a1.urdf's *_lower_joint range; its zero pose is 0.92 rad above it
+
+
+@pytest.mark.parametrize("articulations", [True, False], ids=["multibody", "impulse"])
+def test_a1_from_its_file_pose_ends_with_its_knees_inside_their_range(articulations: bool) -> None:
+    """PyBullet's A1 starts (every joint at 0, as the URDF reader places it) with its knees 0.92 rad outside
+    their range; floating and without a floor it falls for 5 s. Both joint paths bring the knees into the range
+    without a kick (the trunk falls as a free body: 1.4 mm in the first 1/60 s step; before, Rapier's multibody
+    limit turned the knees 0.92 rad in that step and threw the trunk 16 mm) and stay finite. The multibody path
+    starts the knees at their bound and says so in ``World.notes()``; impulse joints push them in at 3 rad/s."""
+    scene = gp.from_urdf(pybullet_urdf("a1/a1.urdf"), floating_base=True)
+    world = gp.World(scene, rate=60, articulations=articulations)
+    names = [n.get("name") for n in scene.document.json["nodes"]]  # type: ignore[union-attr]
+    trunk = next(b.node for b in scene.bodies if names[b.node] == "trunk")
+    knees = [f"{leg}_lower_joint" for leg in ("FR", "FL", "RR", "RL")]
+    lo, hi = A1_KNEE
+    at_start = [world.joint_positions()[k] for k in knees]
+    assert at_start == pytest.approx([hi] * 4 if articulations else [0.0] * 4, abs=1e-5)
+    notes = world.notes()
+    assert [n.split(":")[0] for n in notes] == ([f"joint /robot/joint[@name='{k}']" for k in knees]
+                                                 if articulations else [])
+    assert all("starts 0.916 rad outside its range" in n for n in notes)
+    y0 = world.pose(trunk)[0][1]
+    world.step()
+    assert abs(world.pose(trunk)[0][1] - y0) < 0.003
+    for _ in range(299):
+        world.step()
+    ends = [world.joint_positions()[k] for k in knees]
+    assert all(lo - 1e-3 <= q <= hi + 1e-3 for q in ends), ends

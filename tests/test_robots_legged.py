@@ -4,9 +4,12 @@ root body within 2 cm + 25 % of how far MuJoCo moved it over the first 0.3 s of 
 Met (measured, distance / allowed, m): on Rapier's default (multibody) path the ant 0.026 / 0.050, the
 half-cheetah 0.038 / 0.064, the hopper 0.089 / 0.100, the walker 0.030 / 0.091, the humanoid 0.013 / 0.101;
 on impulse joints 0.020, 0.036, 0.089, 0.030, 0.013; MuJoCo running the glTF 0.023, 0.012, 0.083, 0.026, 0.014.
-Not met, so not asserted here: the Laikago quadruped URDF, 0.271 (Rapier), 0.239 (impulse joints), 0.151
-(MuJoCo on the glTF) against 0.092 allowed. Its passive collapse is sensitive: MuJoCo on the original against
-itself at half its time step is 0.080 m apart at 0.3 s, and 0.149 m without the robot's self-collisions.
+Not met, so not asserted here: the Laikago quadruped URDF, 0.273 (Rapier), 0.195 (impulse joints), 0.172
+(MuJoCo on the glTF) against 0.092 allowed. MuJoCo collides the convex hull of its chassis's V-HACD
+decomposition, which holds the four upper legs' hulls 5.2–8.3 cm deep at the start; how an engine pushes such
+an overlap out decides the run (MuJoCo against itself with those four pairs excluded: 0.135 m apart at 0.3 s).
+With the four pairs kept apart on both sides (``laikago-apart``) the goal is met: 0.029, 0.019, 0.027 against
+0.069 allowed. Without any self-collision all three engines are within 4 mm of MuJoCo over 0.3 s.
 
 Also: every body of dm_control's suite models is a node of the converted glTF under its MuJoCo name, and every
 body that moves is a body of the trace under that name (bodies welded to the world are static nodes, which the
@@ -32,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import gltf_physics as gp  # noqa: E402
 import legged  # noqa: E402
 
-MET = {"rapier": ("ant", "half-cheetah", "hopper", "walker", "humanoid"),
-       "rapier-impulse": ("ant", "half-cheetah", "hopper", "walker", "humanoid"),
-       "mujoco": ("ant", "half-cheetah", "hopper", "walker", "humanoid")}
+MET = {"rapier": ("ant", "half-cheetah", "hopper", "walker", "humanoid", "laikago-apart"),
+       "rapier-impulse": ("ant", "half-cheetah", "hopper", "walker", "humanoid", "laikago-apart"),
+       "mujoco": ("ant", "half-cheetah", "hopper", "walker", "humanoid", "laikago-apart")}
 
 
 @cache

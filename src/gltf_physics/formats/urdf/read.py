@@ -25,7 +25,12 @@ Loss codes (the loss report): ``URDF-1`` joint velocity limit, ``URDF-2`` joint 
 joint, ``URDF-4`` transmission, ``URDF-5`` no ``<inertial>``, ``URDF-6`` safety controller / calibration,
 ``URDF-7`` texture, ``URDF-8`` gazebo extension, ``URDF-9`` link on a fixed joint merged into its parent's
 body, ``URDF-10`` mesh vertices that are not finite numbers (their triangles dropped), ``URDF-11`` a massless
-fixed base made static.
+fixed base made static, ``URDF-12`` PyBullet contact settings other than friction and restitution.
+
+A link's ``<contact>`` (PyBullet's extension: ``lateral_friction``, ``restitution``) is the physics material of
+its colliders, static and dynamic friction both the lateral friction (0.5, PyBullet's default, when only a
+restitution is given), combined by ``multiply`` as Bullet combines them; a link without it keeps the glTF
+default material.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ import numpy as np
 from ...geometry.integrals import principal_axes
 from ...gltf.errors import GltfError
 from ...gltf.transforms import decompose
-from ...model import Box, Cylinder, MeshShape, PhysicsScene, Sphere
+from ...model import Box, CombineMode, Cylinder, MeshShape, PhysicsScene, Sphere
 from ..robot_scene import (
     Y_TO_Z,
     RobotBuilder,
@@ -58,6 +63,7 @@ from .meshes import load_parts, merged, primitive_parts
 from .paths import MeshPaths
 
 _MOVING = ("revolute", "continuous", "prismatic", "planar")
+_BULLET_FRICTION = 0.5  # PyBullet's lateral friction where a <contact> gives none
 
 
 def read_urdf(path: Path, robot: Any, *, floating_base: bool = False, package_dirs: tuple[str | Path, ...] = (),
@@ -89,6 +95,7 @@ class _Reader:
         self.fused: set[str] = set()  # fixed joints inside one body: not written
         self.static: set[str] = set()  # a massless fixed base: static colliders, its joints' nodes on its node
         self.xml: Any = None  # the URDF's root element, for what yourdfpy does not read
+        self.contacts: dict[str, Any] | None = None  # link name → its <contact> element (PyBullet's), if any
 
     def run(self) -> PhysicsScene:
         self._check_paths()  # every mesh path first: a path outside the roots stops the read, nothing opened
@@ -181,8 +188,28 @@ class _Reader:
         body = None if owner in self.static else self.node_of[owner]
         for i, visual in enumerate(link.visuals):
             self._visual(link.name, i, visual, own, f"{pointer}/visual[{i}]")
+        material = self._contact_material(link.name, pointer) if link.collisions else None
         for i, collision in enumerate(link.collisions):
-            self._collision(link.name, i, collision, own, body, f"{pointer}/collision[{i}]")
+            self._collision(link.name, i, collision, own, body, f"{pointer}/collision[{i}]", material)
+
+    def _contact_material(self, link: str, pointer: str) -> int | None:
+        """The physics material of a link's PyBullet ``<contact>`` (module docstring), or None without one."""
+        if self.contacts is None:
+            self.contacts = ({e.get("name"): e.find("contact") for e in self.xml.findall("link")}
+                             if self.xml is not None else {})
+        found = self.contacts.get(link)
+        if found is None:
+            return None
+        values = {child.tag: child.get("value") for child in found}
+        rest = sorted(tag for tag in values if tag not in ("lateral_friction", "restitution"))
+        if rest:
+            self.b.note("URDF-12", f"{pointer}/contact", f"{', '.join(rest)}: no glTF counterpart (friction and "
+                        "restitution are kept)")
+        if "lateral_friction" not in values and "restitution" not in values:
+            return None
+        friction = _number(values.get("lateral_friction"), _BULLET_FRICTION, f"{pointer}/contact/lateral_friction")
+        restitution = _number(values.get("restitution"), 0.0, f"{pointer}/contact/restitution")
+        return self.b.physics_material(friction, friction, restitution, CombineMode.MULTIPLY)
 
     def _inertial(self, mass: tuple[float, np.ndarray, np.ndarray] | None, node: int, pointer: str,
                   merged: bool) -> None:
@@ -237,7 +264,8 @@ class _Reader:
             self.mesh_cache[key] = load_parts(path, None if scale is None else np.asarray(scale), pointer)
         return self.mesh_cache[key]
 
-    def _collision(self, link: str, i: int, collision: Any, node: int, body: int | None, pointer: str) -> None:
+    def _collision(self, link: str, i: int, collision: Any, node: int, body: int | None, pointer: str,
+                   material: int | None = None) -> None:
         geometry = collision.geometry
         name = collision.name or f"{link}_collision{i}"
         origin = _origin(collision.origin)
@@ -253,13 +281,13 @@ class _Reader:
                 self.b.note("URDF-5", pointer, "collision mesh without triangles: skipped")
                 return
             holder = self.b.add_node_matrix(name, node, origin, "_collision")
-            self.b.collider(holder, MeshShape(convex=self.convex, mesh=mesh), body, pointer=pointer)
+            self.b.collider(holder, MeshShape(convex=self.convex, mesh=mesh), body, material=material, pointer=pointer)
             return
         kind, size, turn = _primitive(geometry)
         holder = self.b.add_node_matrix(name, node, origin @ turn, "_collision")
         shape = (Box(size=size) if kind == "box" else Sphere(radius=size[0]) if kind == "sphere"  # type: ignore[arg-type]
                  else Cylinder(height=size[1], radius_bottom=size[0], radius_top=size[0]))
-        self.b.collider(holder, shape, body, pointer=pointer)
+        self.b.collider(holder, shape, body, material=material, pointer=pointer)
 
     # -- joints ---------------------------------------------------------------------------------------
     def _joint(self, k: int, joint: Any, on_world: bool, poses: dict[str, np.ndarray]) -> None:
@@ -341,6 +369,19 @@ def _scale(value: Any, pointer: str) -> tuple[float, ...] | None:
         raise GltfError(f"mesh scale {' '.join(f'{v:g}' for v in flat)}: expected one or three finite numbers",
                         pointer=f"{pointer}/geometry/mesh/@scale")
     return tuple(float(v) for v in np.broadcast_to(flat, (3,)))
+
+
+def _number(text: str | None, default: float, pointer: str) -> float:
+    """A ``value`` attribute as a finite number ≥ 0 (``default`` when absent)."""
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise GltfError(f"value {text!r}: expected a finite number >= 0", pointer=f"{pointer}/@value")
+    return value
 
 
 def _depth(link: str, joint_of: dict[str, Any]) -> int:

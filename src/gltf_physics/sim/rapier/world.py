@@ -133,7 +133,8 @@ class RapierWorld:
         self._stale = True  # the next read reads every body
         self._read_at = -1  # substep_count at the last read_poses
         self.joints = build_joints(self, scene, articulations)
-        self.notes = steady_tiny_links(self)  # (joint index, message): what the run changed to stay finite
+        # (joint index, message): what the run changed to stay finite, and joints started at their bounds
+        self.notes = self.joints.started + steady_tiny_links(self)
         self._steadied_at = self.joints.version  # a rebuilt link (a run-time limit edit) comes back armature-free
         # contacts no multibody joint coordinate can act on are dropped (link_contacts)
         self.hooks = link_contacts.install(self, self.joints, self.hooks)
@@ -385,7 +386,7 @@ class RapierWorld:
             if self.joints is not None:
                 self.joints.before_step(self.dt)
                 if self.joints.version != self._steadied_at:
-                    self.notes = steady_tiny_links(self)
+                    self.notes = self.joints.started + steady_tiny_links(self)
                     self._steadied_at = self.joints.version
             for controller in self.controllers:
                 controller.before_step(self.dt)

@@ -26,7 +26,7 @@ from .aimed import _aim, _AimedBatch
 from .common import _Aimed, _Built, _data, _frame_world
 from .driven_roots import DrivenRoots
 from .edits import apply_edit
-from .multibody import _articulate, _child_on_b, _plan_trees
+from .multibody import _articulate, _child_on_b, _plan_trees, _start_inside
 from .rows import _add_aimed, _add_limit, _add_part, _side, _split
 from .springs import _drive_spring, _live, _SpringBatch
 
@@ -49,6 +49,8 @@ class JointDriver:
         self._springs: _SpringBatch | None = None  # every live spring (vectorised)
         self.version = 0  # counts joint (re)builds: link_contacts re-reads the multibody links when it moves
         self.moving = False  # some dynamic body moved when the joints were built: new links take its motion
+        self.outside: list[tuple[Any, ...]] = []  # links built outside a hard bound (multibody._start_inside)
+        self.started: list[tuple[int, str]] = []  # (joint index, note) of the links moved to their bound
 
     def handles(self, joint_index: int) -> list[Any]:
         """The Rapier joint handles of model joint ``joint_index`` (empty when it was ignored)."""
@@ -229,4 +231,6 @@ def build_joints(rw: Any, scene: PhysicsScene, articulate: bool = True) -> Joint
         driver.allowed = trees.allowed
     for index, joint in enumerate(joints):
         driver._add(index, joint)
+    driver.started = _start_inside(rw, driver.outside)
+    driver.outside = []
     return driver

@@ -4,6 +4,14 @@ Joints of a whole tree whose rows are all native on Rapier's multibody links go 
 (limits, soft limits and drives on the joint coordinate with the articulated inertia): :func:`_plan_trees` picks
 and orients them (``articulations.plan_trees``), :func:`_child_on_b` turns a world-anchored joint to hang from its
 fixed side where no tree takes it, :func:`_articulate` inserts one link. ``JointDriver(articulate=False)`` turns it off.
+
+**A start outside a hard bound.** A file may start a joint outside its range (PyBullet's A1: its zero pose puts
+the knees 0.92 rad above theirs). Rapier's multibody limit corrects that within one step with no speed cap
+(measured on the A1 at 60 Hz: the knees turned 0.92 rad in one step and threw the falling trunk 4 cm), where
+an impulse joint's limit pushes back at the world's maximum corrective velocity (3 rad/s). Such a link starts at
+the bound instead (:func:`_start_inside`, after the whole tree is built, so the links below it move with it),
+with no velocity from the move, and ``World.notes()`` says so. A link rebuilt at run time (a limit edit) is
+not moved.
 """
 
 from __future__ import annotations
@@ -100,8 +108,47 @@ def _articulate(driver: Any, index: int, built: _Built, rebuilt: bool = False) -
     if anchor is not None:  # JOINT-9 between the link and the fixed body's own colliders
         built.parts += articulations.exclude_contacts(rw, anchor, child, built.joint.enable_collision)
     articulations.place(rw, handle, coords)
+    if not rebuilt:
+        driver.outside += [(index, handle, p, kind, a, q, bound) for kind, a, q, bound in _outside(p, coords)]
     if link_velocities.moving(motion):
         link_velocities.restore(rw, motion)
     built.multibody, built.plan = handle, p
     driver.soft.add(handle, p)
     return True
+
+
+TOLERANCE = 1e-6  # rad or m: a start this close to a bound is inside it
+
+
+def _outside(p: Any, coords: list[float]) -> list[tuple[str, int, float, float]]:
+    """(kind, axis, coordinate, nearest bound) of each hard bound of plan ``p`` that ``coords`` (the link's free
+    coordinates) start outside of; angular bounds as ``articulations.build`` gives them (clipped to ±π)."""
+    out = []
+    for (kind, a), (lo, hi) in p.bounds.items():
+        if (kind, a) in p.locked:
+            continue
+        if kind == "angular":
+            lo, hi = max(lo, -math.pi), min(hi, math.pi)
+        q = coords[articulations._free_rank(p, kind, a)]
+        if q < lo - TOLERANCE or q > hi + TOLERANCE:
+            out.append((kind, a, q, lo if q < lo else hi))
+    return out
+
+
+def _start_inside(rw: Any, outside: list[tuple[Any, ...]]) -> list[tuple[int, str]]:
+    """Move each link of ``outside`` (``(index, handle, plan, kind, axis, coordinate, bound)``) to its bound
+    (module docstring); returns the notes (joint index, message)."""
+    notes = []
+    for index, handle, p, kind, a, q, bound in outside:
+        mb, link_id = rw.multibody_joints.get(handle)
+        k = mb.get_link(link_id).assembly_id + articulations._free_rank(p, kind, a)
+        disp = [0.0] * len(mb.generalized_position())
+        disp[k] = bound - mb.generalized_position()[k]
+        mb.apply_displacements(disp)
+        mb.forward_kinematics(rw.bodies, True)
+        mb.update_rigid_bodies(rw.bodies, False)
+        unit = "rad" if kind == "angular" else "m"
+        notes.append((index, f"starts {abs(q - bound):.3g} {unit} outside its range (at {q:.4g} {unit}, bound "
+                      f"{bound:.4g}): starts at the bound on Rapier's multibody path (its limit would turn it "
+                      "back within one step)"))
+    return notes
