@@ -7,16 +7,18 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import pyarrow as pa
-from distributed import Client, as_completed
 
+from . import lasting, sizing
 from . import paths as asset_paths
-from .cluster import open_client
-from .isolation import run_chunk
+from .main_guard import check_main_guard
 from .table import journal_path, json_line, read_journal, read_rows, to_table, write_table
 from .tasks import COMMANDS
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MEMORY_MB = 4096
@@ -29,8 +31,10 @@ def batch(paths: Iterable[str | Path], command: str, client: Client | None = Non
           on_row: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> pa.Table:
     """Run ``command`` (validate, info, convert, simulate) on every asset of ``paths`` and return the table.
 
-    Each asset is one Dask task on ``client`` (else the cluster at ``scheduler``, else a local cluster of
-    ``workers`` processes), run in an isolated process with ``timeout`` seconds and ``memory_mb`` of address
+    The assets run as Dask tasks on ``client`` (else the cluster at ``scheduler``, else a local cluster of
+    ``workers`` processes, else a cluster started by ``gltf-physics cluster start`` or named by
+    ``GLTF_PHYSICS_SCHEDULER``; a job too small to win from processes runs here: :mod:`.sizing`), each asset in
+    an isolated process with ``timeout`` seconds and ``memory_mb`` of address
     space: a crash, hang or memory exhaustion fails that asset's row only. ``options`` are the command's
     (convert: ``to``, ``out_dir``; simulate: ``duration``, ``rate``, ``substeps``). With ``out`` the table is
     written there (``.parquet`` or ``.jsonl``); ``resume`` keeps the rows already there (or in the journal of an
@@ -48,10 +52,8 @@ def batch(paths: Iterable[str | Path], command: str, client: Client | None = Non
         on_start(len(todo), len(kept))
     rows = list(kept.values())
     with _journal(out_path, rows) as journal:
-        if todo:
-            with open_client(client, workers=workers, scheduler=scheduler) as dask_client:
-                for row in _run(dask_client, command, todo, timeout, memory_mb, per_asset):
-                    rows.append(_record({**row, "command": command}, journal, on_row))
+        for row in _rows(command, todo, per_asset, client, workers, scheduler, timeout, memory_mb):
+            rows.append(_record({**row, "command": command}, journal, on_row))
         table = to_table(rows, command)
         if out_path is not None:
             write_table(table, out_path)
@@ -69,24 +71,29 @@ def _record(row: dict[str, Any], journal: IO[str] | None,
     return row
 
 
-def _run(client: Client, command: str, todo: list[str], timeout: float, memory_mb: int,
-         options: dict[str, dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    # Dask starts tasks of equal priority oldest first, so in the order _chunks makes them: largest first. (No
-    # explicit priorities: on a shared cluster the batch keeps the default place among other clients' work.)
-    chunks = _chunks(todo, options, _threads(client))
-    futures = {client.submit(run_chunk, command, chunk, timeout, memory_mb, pure=False): chunk for chunk in chunks}
-    try:
-        for future in as_completed(futures):
-            if future.status == "finished":
-                yield from future.result()
-                continue
-            # The worker itself died (Dask retried the task elsewhere, then gave up: KilledWorker), or a bug.
-            error = future.exception()
-            reason = f"{'worker lost' if type(error).__name__ == 'KilledWorker' else 'task failed'}: {error!r}"
-            for path, _ in futures[future]:
-                yield {"path": path, "status": "failed", "reason": reason, "seconds": None}
-    finally:
-        client.cancel(list(futures))
+def _rows(command: str, todo: list[str], options: dict[str, dict[str, Any]], client: Client | None,
+          workers: int | None, scheduler: str | None, timeout: float, memory_mb: int) -> Iterator[dict[str, Any]]:
+    """The rows of ``todo``, here (a small job) or on the Dask cluster the arguments choose."""
+    if not todo:
+        return
+    running = None if client is not None or scheduler is not None or workers is not None else lasting.discover()
+    if client is None and scheduler is None:
+        sizes = {p: _file_size(p) for p in todo}
+        count = sizing.local_workers(workers, os.cpu_count() or 1, len(todo))
+        if sizing.in_process(sizing.estimate(command, sizes, options), count, running is not None):
+            from .batch_local import run_here
+
+            if running is None:  # a script that works on a few files must not break on many: the same rule
+                check_main_guard()
+
+            yield from run_here(command, todo, options, timeout, memory_mb)
+            return
+        workers = None if running is not None else count
+    from .batch_dask import run_on
+    from .cluster import open_client
+
+    with open_client(client, workers=workers, scheduler=scheduler or running) as dask_client:
+        yield from run_on(dask_client, command, lambda threads: _chunks(todo, options, threads), timeout, memory_mb)
 
 
 def _chunks(todo: list[str], options: dict[str, dict[str, Any]],
@@ -128,10 +135,6 @@ def _file_size(path: str) -> int:
         return os.path.getsize(path)
     except OSError:
         return 0
-
-
-def _threads(client: Client) -> int:
-    return sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()) or 1
 
 
 def _asset_options(command: str, options: dict[str, Any], todo: list[str]) -> dict[str, dict[str, Any]]:

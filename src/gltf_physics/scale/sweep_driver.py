@@ -12,20 +12,23 @@ assembled in run order, so the tables are byte-identical whatever the worker cou
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from distributed import Client, as_completed
 
 from ..gltf.files import Output, write_all
-from . import sweep_task
-from .cluster import open_client
+from . import lasting, sizing, sweep_task
+from .main_guard import check_main_guard
 from .specs import Plan, plan
 from .table import table_bytes
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 POSE = ["tx", "ty", "tz", "qx", "qy", "qz", "qw"]
 _IN_FLIGHT = 4096  # runs submitted ahead of the one being written: bounds client memory on huge sweeps
@@ -40,8 +43,9 @@ def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, clie
     (``"uniform(0,5)"``, ``"[uniform(0,5),2,0]"``, ``"choice(1,2)"``, ``"grid(0,1,5)"``, ``"normal(0,1)"``,
     or a constant) and return the runs table; ``out`` writes it (``.parquet`` or ``.jsonl``) and
     ``trajectories`` streams every run's pose trace to Parquet. Tasks run on ``client`` (else the cluster at
-    ``scheduler``, else a local cluster of ``workers`` processes). ``on_start(runs)`` once, ``on_run(run)`` as
-    each run is written."""
+    ``scheduler``, else a local cluster of ``workers`` processes, else a running ``cluster start`` cluster or
+    ``GLTF_PHYSICS_SCHEDULER``'s; a sweep too small to win from processes runs here: :mod:`.sizing`).
+    ``on_start(runs)`` once, ``on_run(run)`` as each run is written."""
     the_plan = plan(vary, runs)
     for pointer in the_plan.pointers:
         sweep_task.check_pointer(pointer)
@@ -49,9 +53,9 @@ def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, clie
     if on_start is not None:
         on_start(the_plan.runs)
     results: list[dict[str, Any]] = []
-    with open_client(client, workers=workers, scheduler=scheduler) as dask_client, \
-            _trajectory_writer(trajectories) as write_trajectory:
-        for result in _ordered(dask_client, str(scene), values, duration, rate, substeps, trajectories is not None):
+    job = (str(scene), values, duration, rate, substeps, trajectories is not None)
+    with _trajectory_writer(trajectories) as write_trajectory:
+        for result in _results(job, client, workers, scheduler):
             if write_trajectory is not None:
                 write_trajectory(result)
             result.pop("frames", None)
@@ -64,11 +68,35 @@ def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, clie
     return table
 
 
+def _results(job: tuple[Any, ...], client: Client | None, workers: int | None,
+             scheduler: str | None) -> Iterator[dict[str, Any]]:
+    """The runs' results in run order: here (a small sweep, :mod:`.sizing`) or on the chosen Dask cluster."""
+    scene, values, duration, rate, substeps, trace = job
+    running = None if client is not None or scheduler is not None or workers is not None else lasting.discover()
+    if client is None and scheduler is None:
+        count = sizing.local_workers(workers, os.cpu_count() or 1, len(values))
+        work = len(values) * (sizing.PER_FILE_S + sizing.PER_STEP_S * sizing.steps(
+            {"duration": duration, "rate": rate, "substeps": substeps}))
+        if sizing.in_process(work, count, running is not None):
+            if running is None:  # a script that works on a few runs must not break on many: the same rule
+                check_main_guard()
+            for index, value in enumerate(values):
+                yield sweep_task.run(scene, index, value, duration, rate, substeps, trace)
+            return
+        workers = None if running is not None else count
+    from .cluster import open_client
+
+    with open_client(client, workers=workers, scheduler=scheduler or running) as dask_client:
+        yield from _ordered(dask_client, *job)
+
+
 def _ordered(client: Client, scene: str, values: list[dict[str, Any]], duration: float, rate: float,
              substeps: int, trace: bool) -> Iterator[dict[str, Any]]:
     """Results in run order, whatever order the workers finish in."""
     size = chunk_size(len(values), _threads(client))
     chunks = [list(enumerate(values))[k:k + size] for k in range(0, len(values), size)]
+    from distributed import as_completed
+
     pending: dict[int, dict[str, Any]] = {}
     futures = as_completed()
     submitted = next_run = 0
