@@ -16,9 +16,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import batch_faults
+from gltf_physics.api import load, read_scene
 from gltf_physics.scale import sizing, tasks
 from gltf_physics.scale.batch_driver import batch
 from gltf_physics.scale.cluster import open_client
+from gltf_physics.sim import World
 from scale_helpers import ball, cli, env, without_seconds, write
 from test_batch import free_port
 
@@ -60,9 +62,9 @@ def test_tables_are_identical_in_process_on_one_and_on_two_workers(client, balls
     rows = without_seconds(here.to_pylist())
     assert len(rows) == 12 and {r["status"] for r in rows} == {"ok"}
     assert rows == without_seconds(on_one.to_pylist()) == without_seconds(on_two.to_pylist())
-    # free fall from rest for 30 steps of 1/60 s (symplectic Euler): y drops by g·dt²·n(n+1)/2
-    drop = 9.81 * (1 / 60) ** 2 * 30 * 31 / 2
-    assert rows[0]["min_y"] == pytest.approx(1.0 - drop, abs=1e-4)
+    world = World(read_scene(load(rows[0]["path"])))  # the library called directly, in this process
+    world.run(0.5)
+    assert (rows[0]["steps"], rows[0]["min_y"]) == (30, float(world.poses()[1][0, 1]))
     for name in ("here", "one", "two"):  # only the seconds differ
         assert pq.read_table(tmp_path / f"{name}.parquet").drop(["seconds"]).equals(here.drop(["seconds"]))
 
@@ -164,6 +166,7 @@ def test_workers_joining_and_leaving_a_real_scheduler_mid_batch_lose_no_row(ball
             p.wait()
     rows = table.to_pylist()
     assert names == ["w1", "w2"]
-    assert sorted(seen) == sorted(map(str, balls)) and {r["status"] for r in rows} == {"ok"}
+    assert sorted(seen) == sorted(map(str, balls))
+    assert [r["reason"] for r in rows if r["status"] != "ok"] == []
     alone = batch(paths, "simulate", workers=1, duration=100.0)  # one process: the reference table
     assert without_seconds(rows) == without_seconds(alone.to_pylist())

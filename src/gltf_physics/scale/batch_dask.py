@@ -23,13 +23,15 @@ def run_on(client: Client, command: str, chunker: Callable[[int], list[Chunk]], 
                for chunk in chunker(threads(client))}
     try:
         for future in as_completed(futures):
-            if future.status == "finished":
-                yield from future.result()
-                continue
-            error = future.exception()
-            reason = f"{'worker lost' if type(error).__name__ == 'KilledWorker' else 'task failed'}: {error!r}"
-            for path, _ in futures[future]:
-                yield {"path": path, "status": "failed", "reason": reason, "seconds": None}
+            # result(), not the status seen now: a task whose worker left after finishing it (its result lost
+            # with the worker) is recomputed elsewhere, and result() waits for that instead of failing the rows.
+            try:
+                rows = future.result()
+            except Exception as error:  # the worker died running it too often (KilledWorker), or a bug
+                kind = "worker lost" if type(error).__name__ == "KilledWorker" else "task failed"
+                rows = [{"path": path, "status": "failed", "reason": f"{kind}: {error!r}", "seconds": None}
+                        for path, _ in futures[future]]
+            yield from rows
     finally:
         client.cancel(list(futures))
 

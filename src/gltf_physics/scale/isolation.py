@@ -122,7 +122,8 @@ class _Forked:
         os.close(answers_w)
         self.stdin = os.fdopen(requests_w, "wb")
         self.stdout = os.fdopen(answers_r, "rb")
-        _Forked.open_fds |= {requests_w, answers_r}
+        self._fds = {requests_w, answers_r}
+        _Forked.open_fds |= self._fds
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
@@ -146,7 +147,7 @@ class _Forked:
 
     def close(self) -> None:
         """Close this side's pipe ends."""
-        _Forked.open_fds -= {self.stdin.fileno(), self.stdout.fileno()}
+        _Forked.open_fds -= self._fds
         for stream in (self.stdin, self.stdout):
             with contextlib.suppress(OSError):  # a broken pipe flushing the last request: the child is gone
                 stream.close()
