@@ -15,13 +15,12 @@ import distributed
 import pyarrow.parquet as pq
 import pytest
 
-import batch_faults
 from gltf_physics.api import load, read_scene
-from gltf_physics.scale import sizing, tasks
+from gltf_physics.scale import sizing
 from gltf_physics.scale.batch_driver import batch
 from gltf_physics.scale.cluster import open_client
 from gltf_physics.sim import World
-from scale_helpers import ball, cli, env, without_seconds, write
+from scale_helpers import SRC, ball, cli, env, without_seconds, write
 from test_batch import free_port
 
 
@@ -84,22 +83,36 @@ def test_a_small_batch_imports_no_dask_and_names_the_file_it_wrote(balls, tmp_pa
     assert len((tmp_path / "q.jsonl").read_text().splitlines()) == 3
 
 
-def test_in_process_a_crash_and_a_hang_fail_their_rows_only(balls, tmp_path, monkeypatch):
-    """The forked runner inherits this process's code: here, the test faults in front of every asset."""
-    run = tasks.run
+FAULTS_HERE = """
+import json, sys
+from gltf_physics.scale import isolation, tasks
+import batch_faults
 
-    def run_with_faults(command, path, options):
-        batch_faults.fault(path)
-        return run(command, path, options)
+forks = []
+fork = isolation._Forked.__init__
+isolation._Forked.__init__ = lambda self, memory: (forks.append(memory), fork(self, memory))[1]
+run = tasks.run
+tasks.run = lambda command, path, options: (batch_faults.fault(path), run(command, path, options))[1]
+from gltf_physics.scale.batch_driver import batch
+rows = batch(sys.argv[1:], "validate", workers=1, timeout=2).to_pylist()
+print(json.dumps({"forks": len(forks), "rows": [[r["path"], r["status"], r["reason"]] for r in rows]}))
+"""
 
-    monkeypatch.setattr(tasks, "run", run_with_faults)
+
+def test_in_process_a_crash_and_a_hang_fail_their_rows_only(balls, tmp_path):
+    """A single-threaded caller (as the command line is) forks its runners, and each fork inherits the test
+    faults (tests/batch_faults.py) patched in front of every asset here."""
     crash = write(tmp_path / "a.crash.gltf", ball())
     hang = write(tmp_path / "b.hang.gltf", ball())
-    rows = batch([crash, hang, *balls[:2]], "validate", workers=1, timeout=2).to_pylist()
-    by_name = {Path(r["path"]).name: r for r in rows}
-    assert by_name["a.crash.gltf"]["reason"] == "crashed (signal SIGSEGV)"
-    assert by_name["b.hang.gltf"]["reason"] == "timed out after 2 s"
-    assert [by_name[p.name]["status"] for p in balls[:2]] == ["ok", "ok"]  # fresh runners after each fault
+    r = subprocess.run([sys.executable, "-c", FAULTS_HERE, str(crash), str(hang), *map(str, balls[:2])],
+                       capture_output=True, text=True, timeout=120, cwd=Path(__file__).parent,
+                       env=env(OPENBLAS_NUM_THREADS="1", PYTHONPATH=f"{SRC}{os.pathsep}{Path(__file__).parent}"))
+    out = json.loads(r.stdout)
+    by_name = {Path(path).name: (status, reason) for path, status, reason in out["rows"]}
+    assert by_name["a.crash.gltf"] == ("failed", "crashed (signal SIGSEGV)")
+    assert by_name["b.hang.gltf"] == ("failed", "timed out after 2 s")
+    assert [by_name[p.name] for p in balls[:2]] == [("ok", None), ("ok", None)]
+    assert out["forks"] >= 1  # the first runner was forked, warm
 
 
 def test_cluster_start_status_stop_and_batch_uses_it(balls, tmp_path):
@@ -112,13 +125,13 @@ def test_cluster_start_status_stop_and_batch_uses_it(balls, tmp_path):
         status = cli("cluster", "status", **cache)
         assert (status.returncode, status.stdout) == (0, f"cluster at {info['address']}, 2 workers "
                                                          f"(process {info['pid']})\n")
-        big = [str(p) for p in balls]  # 12 × 6000 steps: above the rule's threshold for a running cluster
-        used = cli("batch", "simulate", *big, "--duration", "100", "--out", str(tmp_path / "c.parquet"), **cache)
+        big = [str(p) for p in balls]  # 12 × 1200 steps: above the rule's 1.2 s for a running cluster
+        used = cli("batch", "simulate", *big, "--duration", "20", "--out", str(tmp_path / "c.parquet"), **cache)
         assert used.returncode == 0, used.stderr
         with distributed.Client(info["address"], timeout="30s") as watcher:  # the workers kept their runners
             runners = watcher.run(lambda: len(__import__("psutil").Process().children()))
         assert sorted(runners.values()) == [1, 1]
-        named = cli("batch", "simulate", *big, "--duration", "100", "--out", str(tmp_path / "e.parquet"),
+        named = cli("batch", "simulate", *big, "--duration", "20", "--out", str(tmp_path / "e.parquet"),
                     GLTF_PHYSICS_SCHEDULER=info["address"], XDG_CACHE_HOME=str(tmp_path / "none"))
         assert named.returncode == 0, named.stderr
         assert pq.read_table(tmp_path / "c.parquet").drop(["seconds"]).equals(

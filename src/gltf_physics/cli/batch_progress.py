@@ -33,17 +33,18 @@ class BatchProgress:
         self.task = self.progress.add_task(command, total=None, ok=0, failed=0)
 
     def __enter__(self) -> BatchProgress:
-        self.progress.__enter__()
         return self
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  tb: TracebackType | None) -> None:
-        self.progress.__exit__(kind, value, tb)
+        self.progress.stop()
 
     def start(self, todo: int, done: int) -> None:
-        """The number of assets to run, and of rows kept from a previous run (``--resume``)."""
+        """The number of assets to run, and of rows kept from a previous run (``--resume``). The bar (and its
+        refresh thread) starts here, not on entering: a small batch forks its runner before, from one thread."""
         self.skipped = done
         self.progress.update(self.task, total=todo)
+        self.progress.start()
 
     def row(self, row: dict[str, Any]) -> None:
         """One asset finished."""

@@ -9,8 +9,6 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-import pyarrow as pa
-
 from . import lasting, sizing
 from . import paths as asset_paths
 from .main_guard import check_main_guard
@@ -18,6 +16,7 @@ from .table import journal_path, json_line, read_journal, read_rows, to_table, w
 from .tasks import COMMANDS
 
 if TYPE_CHECKING:
+    import pyarrow as pa
     from distributed import Client
 
 DEFAULT_TIMEOUT = 120.0
@@ -48,11 +47,18 @@ def batch(paths: Iterable[str | Path], command: str, client: Client | None = Non
     kept = _kept_rows(out_path, command, set(assets)) if resume and out_path is not None else {}
     todo = [a for a in assets if a not in kept]
     per_asset = _asset_options(command, options, todo)
+    here, address, workers = _where(command, todo, per_asset, client, workers, scheduler)
+    if here:  # before on_start, which may start threads (a progress bar): the runner forks from one thread
+        from .batch_local import prepare, run_here
+
+        prepare(memory_mb)
     if on_start is not None:
         on_start(len(todo), len(kept))
     rows = list(kept.values())
     with _journal(out_path, rows) as journal:
-        for row in _rows(command, todo, per_asset, client, workers, scheduler, timeout, memory_mb):
+        results = run_here(command, todo, per_asset, timeout, memory_mb) if here else \
+            _on_dask(command, todo, per_asset, client, workers, address, timeout, memory_mb)
+        for row in results:
             rows.append(_record({**row, "command": command}, journal, on_row))
         table = to_table(rows, command)
         if out_path is not None:
@@ -71,28 +77,29 @@ def _record(row: dict[str, Any], journal: IO[str] | None,
     return row
 
 
-def _rows(command: str, todo: list[str], options: dict[str, dict[str, Any]], client: Client | None,
-          workers: int | None, scheduler: str | None, timeout: float, memory_mb: int) -> Iterator[dict[str, Any]]:
-    """The rows of ``todo``, here (a small job) or on the Dask cluster the arguments choose."""
-    if not todo:
-        return
-    running = None if client is not None or scheduler is not None or workers is not None else lasting.discover()
-    if client is None and scheduler is None:
-        sizes = {p: _file_size(p) for p in todo}
-        count = sizing.local_workers(workers, os.cpu_count() or 1, len(todo))
-        if sizing.in_process(sizing.estimate(command, sizes, options), count, running is not None):
-            from .batch_local import run_here
+def _where(command: str, todo: list[str], options: dict[str, dict[str, Any]], client: Client | None,
+           workers: int | None, scheduler: str | None) -> tuple[bool, str | None, int | None]:
+    """(run here?, the scheduler address to use, the local workers to start) for this job (:mod:`.sizing`)."""
+    if client is not None or scheduler is not None:
+        return False, scheduler, workers
+    running = lasting.discover() if workers is None else None
+    sizes = {p: _file_size(p) for p in todo}
+    count = sizing.local_workers(workers, os.cpu_count() or 1, len(todo))
+    if not todo or sizing.in_process(sizing.estimate(command, sizes, options), count, running is not None):
+        if running is None:  # a script that works on a few files must not break on many: the same rule
+            check_main_guard()
+        return True, None, None
+    return False, running, None if running is not None else count
 
-            if running is None:  # a script that works on a few files must not break on many: the same rule
-                check_main_guard()
 
-            yield from run_here(command, todo, options, timeout, memory_mb)
-            return
-        workers = None if running is not None else count
+def _on_dask(command: str, todo: list[str], options: dict[str, dict[str, Any]], client: Client | None,
+             workers: int | None, scheduler: str | None, timeout: float,
+             memory_mb: int) -> Iterator[dict[str, Any]]:
+    """Rows from the Dask cluster the arguments choose, as its tasks finish."""
     from .batch_dask import run_on
     from .cluster import open_client
 
-    with open_client(client, workers=workers, scheduler=scheduler or running) as dask_client:
+    with open_client(client, workers=workers, scheduler=scheduler) as dask_client:
         yield from run_on(dask_client, command, lambda threads: _chunks(todo, options, threads), timeout, memory_mb)
 
 

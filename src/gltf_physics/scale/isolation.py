@@ -40,15 +40,15 @@ class Runner:
     """One child process serving requests; see :mod:`.batch_child` for the protocol.
 
     Cold (the default) it is a fresh interpreter (``python -m`` :data:`CHILD`) that pays its imports once; warm
-    (``warm=True``, where ``fork`` exists) it is a fork of this process, whose imports it shares for free: the
-    caller must have imported what the commands need (:func:`preload`) and must not be running threads that
-    hold locks the child would need (the batch's in-process path forks before anything else runs)."""
+    (``warm=True``) it is a fork of this process, whose imports it shares for free, provided the caller has
+    imported what the commands need (:func:`preload`) and :func:`can_fork` says forking is safe here; else it
+    is cold after all."""
 
     def __init__(self, memory_mb: int, *, warm: bool = False) -> None:
         self.memory_mb = memory_mb
         self.warm = warm
         self.proc: subprocess.Popen[bytes] | _Forked
-        if warm and hasattr(os, "fork"):
+        if warm and can_fork():
             self.proc = _Forked(memory_mb)
         else:
             env = dict(os.environ)
@@ -174,6 +174,17 @@ def _serve_forked(requests: int, answers: int, memory_mb: int, others: list[int]
         os._exit(code)
 
 
+def can_fork() -> bool:
+    """Whether a fork of this process can run assets: Linux (elsewhere fork is unsafe or absent), and this
+    process has one thread, native ones included. A fork copies only the calling thread: a lock another thread
+    holds stays locked in the child forever, and a native pool's workers (Rapier's, a BLAS's) are missing there
+    while the pool believes them alive — a child using them would wait forever."""
+    try:
+        return hasattr(os, "fork") and len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # no /proc: not Linux
+        return False
+
+
 def preload() -> None:
     """Import here what the runners' commands need, so that warm runners forked afterwards start at once."""
     from . import batch_child
@@ -218,6 +229,15 @@ def _runner(memory_mb: int, warm: bool) -> Runner:
             runner.kill()
         runner = _local.runner = Runner(memory_mb, warm=warm)
     return runner
+
+
+def start_runner(memory_mb: int, *, warm: bool = False) -> None:
+    """Start this thread's runner now rather than at its first asset (a runner that cannot start is left to
+    that asset's row to report)."""
+    try:
+        _runner(memory_mb, warm)
+    except RunnerDied:
+        _local.runner = None
 
 
 def close_runner() -> None:
