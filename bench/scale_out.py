@@ -19,8 +19,9 @@ result transfer (the batch on the warm cluster), and the table; the fixed cost i
 
     GLTF_PHYSICS_FIXTURES=/path/to/fixtures python bench/scale_out.py [--quick] [--workers 1,2,4]
 
-``--quick`` (≤ 3 minutes on 2 cores): 136 simulate files of 1 s, a 256-run sweep of 1 s. The full mode sizes
-the simulate and sweep workloads to ≥ 20 s of one-worker work (544 files of 4 s; 2,048 runs of 3 s). The
+``--quick`` (≤ 3 minutes on 2 cores): 544 simulate files of 2 s, a 512-run sweep of 2 s (~12 s of work each:
+above the rule's threshold, so 2 workers run on Dask). The full mode sizes them to ≥ 20 s of one-worker work
+(544 files of 4 s; 2,048 runs of 3 s). The
 machine's load average is printed with every table: timings on a shared machine are only ratios.
 """
 
@@ -91,7 +92,8 @@ def workload_table(name: str, counts: list[int], run: callable) -> None:  # type
         base = base or seconds
         reference = table if reference is None else reference
         same = "yes" if table.equals(reference) else "NO"
-        print(f"{n:>7} {ran:>5} {seconds:>8.2f} {work:>8.2f} {base / seconds:>8.2f}× {base / seconds / n:>10.2f}"
+        shown = "–" if work != work else f"{work:.2f}"  # NaN: no rows' seconds (a sweep)
+        print(f"{n:>7} {ran:>5} {seconds:>8.2f} {shown:>8} {base / seconds:>8.2f}× {base / seconds / n:>10.2f}"
               f"  {same}", flush=True)
 
 
@@ -117,7 +119,7 @@ def sweep_workload(runs: int, duration: float, folder: Path):  # type: ignore[no
 
         work = runs * (sizing.PER_FILE_S + sizing.PER_STEP_S * sizing.steps({"duration": duration}))
         ran = "here" if n == 1 or sizing.in_process(work, n, False) else "dask"
-        return seconds, float("nan"), ran, pq.read_table(out)
+        return seconds, float("nan"), ran, pq.read_table(out)  # a sweep's table has no seconds column
 
     return run
 
@@ -186,11 +188,11 @@ def main() -> None:
             workload_table(f"batch validate, {len(many)} files", counts,
                            batch_workload(many, "validate", [], folder))
         if "simulate" in only:
-            files, duration = (fixtures_once, 1.0) if args.quick else (many, 4.0)
+            files, duration = (many, 2.0) if args.quick else (many, 4.0)
             workload_table(f"batch simulate --duration {duration:g}, {len(files)} files", counts,
                            batch_workload(files, "simulate", ["--duration", str(duration)], folder))
         if "sweep" in only:
-            runs, duration = (256, 1.0) if args.quick else (2048, 3.0)
+            runs, duration = (512, 2.0) if args.quick else (2048, 3.0)
             workload_table(f"sweep of {EXAMPLE.name}, {runs} runs of {duration:g} s", counts,
                            sweep_workload(runs, duration, folder))
         if "profile" in only:

@@ -81,13 +81,13 @@ def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, A
     _check(args)  # before importing Dask: a usage error should be instant
     installed("batch")
     _refuse_overwrite(args, options)
-    from ..scale.batch_driver import batch
+    from ..scale.batch_driver import batch_rows
     from .batch_progress import BatchProgress
 
     progress = BatchProgress(command, quiet=args["quiet"])
     try:
         with progress:
-            table = batch(args["paths"], command, workers=args["workers"], scheduler=args["scheduler"],
+            rows = batch_rows(args["paths"], command, workers=args["workers"], scheduler=args["scheduler"],
                           timeout=args["timeout"], memory_mb=args["memory_limit"], out=args["out_table"],
                           resume=args["resume"], on_start=progress.start, on_row=progress.row, **options)
     except KeyboardInterrupt:
@@ -95,7 +95,6 @@ def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, A
         raise typer.Exit(130) from None
     except ValueError as e:  # a bad option value the library found (e.g. --out-dir over the inputs)
         raise UsageError(str(e)) from None
-    rows = table.to_pylist()
     progress.summary(rows)
     return rows
 

@@ -12,7 +12,7 @@ from typing import IO, TYPE_CHECKING, Any
 from . import lasting, sizing
 from . import paths as asset_paths
 from .main_guard import check_main_guard
-from .table import journal_path, json_line, read_journal, read_rows, to_table, write_table
+from .table import journal_path, json_line, read_journal, read_rows, table_rows, to_table, write_rows
 from .tasks import COMMANDS
 
 if TYPE_CHECKING:
@@ -23,12 +23,18 @@ DEFAULT_TIMEOUT = 120.0
 DEFAULT_MEMORY_MB = 4096
 
 
-def batch(paths: Iterable[str | Path], command: str, client: Client | None = None, *,
-          workers: int | None = None, scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-          memory_mb: int = DEFAULT_MEMORY_MB, out: str | Path | None = None, resume: bool = False,
-          on_start: Callable[[int, int], None] | None = None,
-          on_row: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> pa.Table:
-    """Run ``command`` (validate, info, convert, simulate) on every asset of ``paths`` and return the table.
+def batch(paths: Iterable[str | Path], command: str, client: Client | None = None, **kwargs: Any) -> pa.Table:
+    """Run ``command`` (validate, info, convert, simulate) on every asset of ``paths`` and return the table
+    (:func:`batch_rows`' rows as a pyarrow table, one row per asset, sorted by path)."""
+    return to_table(batch_rows(paths, command, client, **kwargs), command)
+
+
+def batch_rows(paths: Iterable[str | Path], command: str, client: Client | None = None, *,
+               workers: int | None = None, scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+               memory_mb: int = DEFAULT_MEMORY_MB, out: str | Path | None = None, resume: bool = False,
+               on_start: Callable[[int, int], None] | None = None,
+               on_row: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> list[dict[str, Any]]:
+    """Run ``command`` (validate, info, convert, simulate) on every asset of ``paths``; the table's rows.
 
     The assets run as Dask tasks on ``client`` (else the cluster at ``scheduler``, else a local cluster of
     ``workers`` processes, else a cluster started by ``gltf-physics cluster start`` or named by
@@ -57,13 +63,12 @@ def batch(paths: Iterable[str | Path], command: str, client: Client | None = Non
     rows = list(kept.values())
     with _journal(out_path, rows) as journal:
         results = run_here(command, todo, per_asset, timeout, memory_mb) if here else \
-            _on_dask(command, todo, per_asset, client, workers, address, timeout, memory_mb)
+            _on_dask(command, todo, per_asset, client, workers, address, timeout, memory_mb) if todo else iter(())
         for row in results:
             rows.append(_record({**row, "command": command}, journal, on_row))
-        table = to_table(rows, command)
         if out_path is not None:
-            write_table(table, out_path)
-    return table
+            write_rows(rows, command, out_path)
+    return table_rows(rows, command)
 
 
 def _record(row: dict[str, Any], journal: IO[str] | None,
@@ -80,12 +85,12 @@ def _record(row: dict[str, Any], journal: IO[str] | None,
 def _where(command: str, todo: list[str], options: dict[str, dict[str, Any]], client: Client | None,
            workers: int | None, scheduler: str | None) -> tuple[bool, str | None, int | None]:
     """(run here?, the scheduler address to use, the local workers to start) for this job (:mod:`.sizing`)."""
-    if client is not None or scheduler is not None:
+    if client is not None or scheduler is not None or not todo:
         return False, scheduler, workers
     running = lasting.discover() if workers is None else None
     sizes = {p: _file_size(p) for p in todo}
     count = sizing.local_workers(workers, os.cpu_count() or 1, len(todo))
-    if not todo or sizing.in_process(sizing.estimate(command, sizes, options), count, running is not None):
+    if sizing.in_process(sizing.estimate(command, sizes, options), count, running is not None):
         if running is None:  # a script that works on a few files must not break on many: the same rule
             check_main_guard()
         return True, None, None

@@ -39,6 +39,26 @@ def to_table(rows: list[dict[str, Any]], command: str) -> pa.Table:
     return pa.Table.from_pylist([{**r, "command": command} for r in ordered], schema=schema(command))
 
 
+def table_rows(rows: list[dict[str, Any]], command: str) -> list[dict[str, Any]]:
+    """Rows (any order) as :func:`to_table` then ``to_pylist`` give them, without pyarrow: sorted by path, every
+    column in schema order (absent ones null), values of the column's type."""
+    kinds = dict([*COMMON, *FIGURES[command].items()])
+    cast = {"int": int, "float": float, "str": str, "strs": list}
+    out = []
+    for row in sorted(rows, key=lambda r: r["path"]):
+        full = {**row, "command": command}
+        out.append({name: None if full.get(name) is None else cast[kind](full[name]) for name, kind in kinds.items()})
+    return out
+
+
+def write_rows(rows: list[dict[str, Any]], command: str, path: Path) -> None:
+    """:func:`write_table` of the rows' table; JSON lines need no pyarrow (a small batch never imports it)."""
+    if path.suffix.lower() == ".parquet":
+        write_table(to_table(rows, command), path)
+    else:
+        write_all([Output(path, ["".join(json_line(r) for r in table_rows(rows, command)).encode()])])
+
+
 def write_table(table: pa.Table, path: Path) -> None:
     """Parquet (``.parquet``) or JSON lines (anything else), atomically."""
     write_all([Output(path, [table_bytes(table, path)])])
