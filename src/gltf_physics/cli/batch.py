@@ -7,10 +7,11 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors, out, require_extra
-from .options import SCALE_MODULES, at_least, choice, run_options, suffix
+from .common import UsageError, clean_errors, out
+from .options import at_least, choice, run_options, suffix
 from .options import workers as check_workers
 from .overwrite import Source, refuse_overwrite
+from .scale_extra import installed
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                   help="Run validate, info, convert or simulate over many assets on Dask (files, folders, globs): "
@@ -97,16 +98,6 @@ def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, A
         raise UsageError(str(e)) from None
     progress.summary(rows)
     return rows
-
-
-def installed(what: str) -> None:
-    """UsageError with the pip command unless the [scale] extra is installed. Found, not imported: a small job
-    runs in this process and never imports Dask (~0.5 s)."""
-    from importlib.util import find_spec
-
-    for name in SCALE_MODULES:
-        if find_spec(name) is None:
-            require_extra(what, "scale", (name,))  # the project's one wording of the missing-extra error
 
 
 def _check(args: dict[str, Any]) -> None:

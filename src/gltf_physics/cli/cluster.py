@@ -10,9 +10,9 @@ from typing import Annotated
 
 import typer
 
-from .batch import installed
 from .common import UsageError, clean_errors, out
 from .options import at_least
+from .scale_extra import installed
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                   help="A local Dask cluster (127.0.0.1 only) that batch and sweep use until it is stopped.")

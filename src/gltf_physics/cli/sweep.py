@@ -8,11 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
-from .batch import installed
 from .common import UsageError, clean_errors
 from .options import at_least, run_options, suffix
 from .options import workers as check_workers
 from .overwrite import Source, refuse_overwrite
+from .scale_extra import installed
 
 
 @clean_errors
