@@ -81,6 +81,11 @@ def test_a_small_batch_imports_no_dask_and_names_the_file_it_wrote(balls, tmp_pa
     quiet = cli("batch", "validate", *map(str, balls[:3]), "--out", str(tmp_path / "q.jsonl"), "-q")
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
     assert len((tmp_path / "q.jsonl").read_text().splitlines()) == 3
+    runs = tmp_path / "runs.jsonl"
+    swept = cli("sweep", str(balls[0]), "--vary", "/nodes/0/translation=[grid(0,1,2),1,0]", "--duration", "0.1",
+                "--out", str(runs), "-q")
+    assert (swept.returncode, swept.stdout, swept.stderr) == (0, "", "")
+    assert [json.loads(line)["tx"] for line in runs.read_text().splitlines()] == [0.0, 1.0]
 
 
 FAULTS_HERE = """
