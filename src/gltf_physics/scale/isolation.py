@@ -11,6 +11,7 @@ processes, which may not use ``multiprocessing`` children, hence a plain subproc
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import select
@@ -156,12 +157,17 @@ class _Forked:
 def _serve_forked(requests: int, answers: int, memory_mb: int, others: list[int]) -> None:
     """The forked child's whole life. Other runners' pipe ends are closed (else a sibling's death would never
     read as a closed pipe), stdout and stderr go to /dev/null (a stray print must not reach the caller's output),
-    and Ctrl-C is the parent's to handle (it kills its runners)."""
+    Ctrl-C is the parent's to handle (it kills its runners), and native pools get one thread, as on a worker."""
     code = 1
     try:
+        # The inherited objects are shared with the parent page by page until written: kept out of the cyclic
+        # garbage collector's walks, which would write to (and so copy) every page of them at each collection.
+        gc.freeze()
         for fd in others:
             os.close(fd)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for name in _ONE_THREAD:  # as a cold runner's; Rapier reads it when its pool starts, at the first run
+            os.environ.setdefault(name, "1")
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
