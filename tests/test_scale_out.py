@@ -127,6 +127,8 @@ def test_cluster_start_status_stop_and_batch_uses_it(balls, tmp_path):
         assert started.returncode == 0, started.stderr
         info = json.loads((tmp_path / "cache" / "gltf-physics" / "cluster.json").read_text())
         assert info["address"].startswith("tcp://127.0.0.1:") and info["workers"] == 2  # loopback only
+        again = cli("cluster", "start", **cache)  # one cluster: the second start names the first
+        assert again.stdout.startswith(f"cluster already running at {info['address']}, 2 workers"), again.stderr
         status = cli("cluster", "status", **cache)
         assert (status.returncode, status.stdout) == (0, f"cluster at {info['address']}, 2 workers "
                                                          f"(process {info['pid']})\n")
