@@ -246,6 +246,13 @@ def start_runner(memory_mb: int, *, warm: bool = False) -> None:
         _local.runner = None
 
 
+def warm(memory_mb: int) -> None:
+    """For a worker of a lasting cluster, as a task: import the package (what sweep tasks run here) and start
+    this thread's runner (what batch tasks use), so that the first command finds both ready."""
+    preload()
+    start_runner(memory_mb)
+
+
 def close_runner() -> None:
     """Stop this thread's runner, if any (the in-process path's runner ends with its batch)."""
     runner: Runner | None = getattr(_local, "runner", None)

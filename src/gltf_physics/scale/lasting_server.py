@@ -10,7 +10,9 @@ import signal
 from pathlib import Path
 
 from ..gltf.files import Output, write_all
+from .batch_driver import DEFAULT_MEMORY_MB
 from .cluster import local_cluster
+from .isolation import warm
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -25,6 +27,10 @@ def main(argv: list[str] | None = None) -> None:
     workers = args.workers or os.cpu_count() or 1
     with local_cluster(workers) as (cluster, client):
         client.wait_for_workers(workers)
+        # Each worker's one thread imports the package and starts its runner now, during `cluster start`:
+        # the first command then pays neither (a runner not started, e.g. too little memory, starts later).
+        client.gather([client.submit(warm, DEFAULT_MEMORY_MB, workers=[address], allow_other_workers=False,
+                                     pure=False) for address in client.scheduler_info()["workers"]])
         info = {"address": cluster.scheduler_address, "pid": os.getpid(), "workers": workers}
         write_all([Output(args.file, [json.dumps(info).encode()])])
         try:
