@@ -120,6 +120,29 @@ def test_in_process_a_crash_and_a_hang_fail_their_rows_only(balls, tmp_path):
     assert out["forks"] >= 1  # the first runner was forked, warm
 
 
+BIG_CALLER = """
+import json, sys
+from gltf_physics.scale import isolation
+from gltf_physics.scale.batch_driver import batch
+
+forks = []
+fork = isolation._Forked.__init__
+isolation._Forked.__init__ = lambda self, memory: (forks.append(memory), fork(self, memory))[1]
+big = bytearray(int(sys.argv[1]) * 1024 * 1024)
+rows = batch(sys.argv[2:], "validate", workers=1, memory_mb=400).to_pylist()
+print(json.dumps([len(forks), [r["status"] for r in rows]]))
+"""
+
+
+@pytest.mark.parametrize(("held_mb", "forks"), [(0, 1), (300, 0)])
+def test_a_caller_holding_much_memory_gets_fresh_runners_not_forks(balls, held_mb, forks):
+    """A fork starts with the caller's address space under the asset's limit (400 MB here): a caller holding
+    300 MB would leave its assets too little, so its runner is a fresh interpreter, and the rows are the same."""
+    r = subprocess.run([sys.executable, "-c", BIG_CALLER, str(held_mb), *map(str, balls[:2])], capture_output=True,
+                       text=True, timeout=120, env=env(OPENBLAS_NUM_THREADS="1"))
+    assert json.loads(r.stdout) == [forks, ["ok", "ok"]], r.stderr
+
+
 def test_cluster_start_status_stop_and_batch_uses_it(balls, tmp_path):
     cache = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     started = cli("cluster", "start", "--workers", "2", **cache)

@@ -49,7 +49,9 @@ class Runner:
         self.memory_mb = memory_mb
         self.warm = warm
         self.proc: subprocess.Popen[bytes] | _Forked
-        if warm and can_fork():
+        if warm and can_fork() and _address_space_mb() * 2 <= (memory_mb or 1 << 40):
+            # (A fork starts with this process's address space, which counts against its limit: only a small
+            # one leaves an asset the room a fresh runner would have.)
             self.proc = _Forked(memory_mb)
         else:
             env = dict(os.environ)
@@ -189,6 +191,18 @@ def can_fork() -> bool:
         return hasattr(os, "fork") and len(os.listdir("/proc/self/task")) == 1
     except OSError:  # no /proc: not Linux
         return False
+
+
+def _address_space_mb() -> float:
+    """This process's virtual size in MB (what a fork of it starts with under its memory limit)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("inf")
 
 
 def preload() -> None:
