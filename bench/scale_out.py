@@ -19,10 +19,10 @@ result transfer (the batch on the warm cluster), and the table; the fixed cost i
 
     GLTF_PHYSICS_FIXTURES=/path/to/fixtures python bench/scale_out.py [--quick] [--workers 1,2,4]
 
-``--quick`` (≤ 3 minutes on 2 cores): 544 simulate files of 2 s, a 512-run sweep of 2 s (~12 s of work each:
-above the rule's threshold, so 2 workers run on Dask). The full mode sizes them to ≥ 20 s of one-worker work
-(544 files of 4 s; 2,048 runs of 3 s). The
-machine's load average is printed with every table: timings on a shared machine are only ratios.
+``--quick`` (≤ 3 minutes on 2 cores): 544 simulate files of 3 s, a 512-run sweep of 3 s (~16 s of estimated
+work each: above the rule's 11 s for 2 workers, so they run on Dask). The full mode sizes them to ≥ 20 s of
+one-worker work (544 files of 4 s; 2,048 runs of 3 s). The machine's load average is printed with every
+table: timings on a shared machine are only ratios.
 """
 
 from __future__ import annotations
@@ -188,11 +188,11 @@ def main() -> None:
             workload_table(f"batch validate, {len(many)} files", counts,
                            batch_workload(many, "validate", [], folder))
         if "simulate" in only:
-            files, duration = (many, 2.0) if args.quick else (many, 4.0)
+            files, duration = (many, 3.0) if args.quick else (many, 4.0)
             workload_table(f"batch simulate --duration {duration:g}, {len(files)} files", counts,
                            batch_workload(files, "simulate", ["--duration", str(duration)], folder))
         if "sweep" in only:
-            runs, duration = (512, 2.0) if args.quick else (2048, 3.0)
+            runs, duration = (512, 3.0) if args.quick else (2048, 3.0)
             workload_table(f"sweep of {EXAMPLE.name}, {runs} runs of {duration:g} s", counts,
                            sweep_workload(runs, duration, folder))
         if "profile" in only:

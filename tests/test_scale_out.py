@@ -41,6 +41,7 @@ def balls(tmp_path_factory) -> list[Path]:
 def test_the_rule_runs_small_jobs_here_and_large_ones_on_workers():
     assert sizing.in_process(2 * sizing.LOCAL_START_S - 0.01, workers=2, running_cluster=False)
     assert not sizing.in_process(2 * sizing.LOCAL_START_S + 0.01, workers=2, running_cluster=False)
+    assert not sizing.in_process(16 / 15 * sizing.LOCAL_START_S + 0.01, workers=16, running_cluster=False)
     assert sizing.in_process(1e6, workers=1, running_cluster=False)  # one worker: a runner, without the start
     assert not sizing.in_process(2 * sizing.CONNECT_S + 0.01, workers=1, running_cluster=True)
     assert sizing.local_workers(None, cores=16, tasks=3) == 3 and sizing.local_workers(4, cores=2, tasks=99) == 4

@@ -1,24 +1,24 @@
 """When a job is too small to win from worker processes, and how many to start: the rule, in numbers.
 
-A local Dask cluster costs a fixed start before the first asset runs: the scheduler and one process per worker
-(each importing Dask), then one runner per worker importing the package (measured by ``bench/scale_out.py``:
-:data:`LOCAL_START_S` on a 2-core machine). N workers can only save ``work × (1 − 1/N)``, so a job whose
-estimated work is under twice the start (the break-even for 2 workers) runs in this process instead, in one
-warm runner forked from it (the same isolation, no start). A job on a cluster that is already running (``cluster
-start``, ``GLTF_PHYSICS_SCHEDULER``) pays only the connection, :data:`CONNECT_S`. An explicit client or
-``--scheduler`` is always used as given.
+A local Dask cluster costs a fixed start before the first asset runs: importing Dask, the scheduler and one process
+per worker, then one runner per worker importing the package (``bench/scale_out.py``'s profile:
+:data:`LOCAL_START_S` on a 2-core machine). N workers can only save ``work × (1 − 1/N)``, so a job whose estimated
+work is under ``start × N / (N − 1)`` (twice the start for 2 workers, about the start for 16) runs in this process
+instead, in one warm runner forked from it (the same isolation, no start). A job on a cluster that is already
+running (``cluster start``, ``GLTF_PHYSICS_SCHEDULER``) pays only the connection, :data:`CONNECT_S`. An explicit
+client or ``--scheduler`` is always used as given.
 
 The estimate is per command, from what is known before any asset is read: bytes for validate, info and convert
-(reading and checking grow with the file), steps for simulate and sweep (the physics dominates). The constants
-are per-asset seconds measured on the fixture library on one core of this project's 2-core machines; an
-estimate only decides where the job runs, never what it computes.
+(reading and checking grow with the file), steps for simulate and sweep (the physics dominates). The constants are
+per-asset seconds measured on the fixture library on one core of this project's 2-core machines; an estimate only
+decides where the job runs, never what it computes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-LOCAL_START_S = 3.0  # a 2-worker local cluster to its first answer, runners' imports included
+LOCAL_START_S = 5.5  # to a 2-worker local cluster's first row: Dask's import, cluster and runners' start
 CONNECT_S = 0.6  # importing distributed and connecting to a running scheduler
 PER_FILE_S = 0.004  # opening, parsing and the fixed checks of one small asset
 PER_BYTE_S = 1e-7  # reading, validating or converting, per byte of the asset file
@@ -43,9 +43,11 @@ def steps(options: dict[str, Any]) -> float:
 def in_process(work: float, workers: int, running_cluster: bool) -> bool:
     """Whether ``work`` estimated seconds should run here rather than on ``workers`` (a cluster already
     running, or a local one to start)."""
-    if workers <= 1 and not running_cluster:
+    if running_cluster:
+        return work < 2.0 * CONNECT_S  # its size unknown before connecting: the 2-worker break-even
+    if workers <= 1:
         return True  # one local worker is one runner, plus a cluster's start for nothing
-    return work < 2.0 * (CONNECT_S if running_cluster else LOCAL_START_S)
+    return work < LOCAL_START_S * workers / (workers - 1)
 
 
 def local_workers(requested: int | None, cores: int, tasks: int) -> int:
