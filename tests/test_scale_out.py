@@ -19,6 +19,7 @@ from gltf_physics.api import load, read_scene
 from gltf_physics.scale import sizing
 from gltf_physics.scale.batch_driver import batch
 from gltf_physics.scale.cluster import open_client
+from gltf_physics.scale.sweep_driver import sweep
 from gltf_physics.sim import World
 from scale_helpers import SRC, ball, cli, env, without_seconds, write
 from test_batch import free_port
@@ -67,6 +68,17 @@ def test_tables_are_identical_in_process_on_one_and_on_two_workers(client, balls
     assert (rows[0]["steps"], rows[0]["min_y"]) == (30, float(world.poses()[1][0, 1]))
     for name in ("here", "one", "two"):  # only the seconds differ
         assert pq.read_table(tmp_path / f"{name}.parquet").drop(["seconds"]).equals(here.drop(["seconds"]))
+
+
+def test_a_sweep_split_between_here_and_workers_is_the_same_table(client, balls, monkeypatch):
+    """A sweep makes its first run here (its time is the estimate); the rest run here or on workers."""
+    vary = {"/nodes/0/translation": "[grid(0,3,8),1,0]"}
+    here = sweep(str(balls[0]), vary, duration=0.5, workers=2)  # small: every run here
+    on_client = sweep(str(balls[0]), vary, duration=0.5, client=client)
+    monkeypatch.setattr(sizing, "in_process", lambda *args: False)
+    split = sweep(str(balls[0]), vary, duration=0.5, workers=2)  # run 0 here, runs 1-7 on a local cluster
+    assert here.equals(on_client) and here.equals(split)
+    assert here.column("tx").to_pylist() == pytest.approx([3 * k / 7 for k in range(8)])  # free fall: x kept
 
 
 def test_a_small_batch_imports_no_dask_and_names_the_file_it_wrote(balls, tmp_path):

@@ -9,9 +9,9 @@ running (``cluster start``, ``GLTF_PHYSICS_SCHEDULER``) pays only the connection
 client or ``--scheduler`` is always used as given.
 
 The estimate is per command, from what is known before any asset is read: bytes for validate, info and convert
-(reading and checking grow with the file), steps for simulate and sweep (the physics dominates). The constants are
-per-asset seconds measured on the fixture library on one core of this project's 2-core machines; an estimate only
-decides where the job runs, never what it computes.
+(reading and checking grow with the file), steps for simulate (the physics dominates); a sweep times its first run
+instead (:mod:`.sweep_driver`). The constants are per-asset seconds measured on the fixture library on one core of
+this project's 2-core machines; an estimate only decides where the job runs, never what it computes.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,36 +71,47 @@ def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, clie
 
 def _results(job: tuple[Any, ...], client: Client | None, workers: int | None,
              scheduler: str | None) -> Iterator[dict[str, Any]]:
-    """The runs' results in run order: here (a small sweep, :mod:`.sizing`) or on the chosen Dask cluster."""
+    """The runs' results in run order: here (a small sweep, :mod:`.sizing`) or on the chosen Dask cluster.
+
+    Without a client or ``--scheduler``, the first run is made here and its time is the estimate: every run is
+    the same scene for the same duration, so runs × that time is the work, measured rather than guessed."""
     scene, values, duration, rate, substeps, trace = job
-    running = None if client is not None or scheduler is not None or workers is not None else lasting.discover()
-    if client is None and scheduler is None:
+    first = 0
+    if client is None and scheduler is None and values:
+        running = lasting.discover() if workers is None else None
+        if running is None:  # a script that works on a few runs must not break on many: the same rule
+            check_main_guard()
         count = sizing.local_workers(workers, os.cpu_count() or 1, len(values))
-        work = len(values) * (sizing.PER_FILE_S + sizing.PER_STEP_S * sizing.steps(
-            {"duration": duration, "rate": rate, "substeps": substeps}))
+        sweep_task.preload()  # before the clock: imports are not the runs' work
+        start = time.perf_counter()
+        result = sweep_task.run(scene, 0, values[0], duration, rate, substeps, trace)
+        work = (len(values) - 1) * (time.perf_counter() - start)
+        yield result
+        first = 1
         if sizing.in_process(work, count, running is not None):
-            if running is None:  # a script that works on a few runs must not break on many: the same rule
-                check_main_guard()
-            for index, value in enumerate(values):
-                yield sweep_task.run(scene, index, value, duration, rate, substeps, trace)
+            for index in range(1, len(values)):
+                yield sweep_task.run(scene, index, values[index], duration, rate, substeps, trace)
             return
-        workers = None if running is not None else count
+        workers, scheduler = (None, running) if running is not None else (count, None)
+    if first == len(values):
+        return
     from .cluster import open_client
 
-    with open_client(client, workers=workers, scheduler=scheduler or running) as dask_client:
-        yield from _ordered(dask_client, *job)
+    with open_client(client, workers=workers, scheduler=scheduler) as dask_client:
+        yield from _ordered(dask_client, *job, first=first)
 
 
 def _ordered(client: Client, scene: str, values: list[dict[str, Any]], duration: float, rate: float,
-             substeps: int, trace: bool) -> Iterator[dict[str, Any]]:
-    """Results in run order, whatever order the workers finish in."""
-    size = chunk_size(len(values), _threads(client))
-    chunks = [list(enumerate(values))[k:k + size] for k in range(0, len(values), size)]
+             substeps: int, trace: bool, first: int = 0) -> Iterator[dict[str, Any]]:
+    """Results of runs ``first``… in run order, whatever order the workers finish in."""
+    todo = list(enumerate(values))[first:]
+    size = chunk_size(len(todo), _threads(client))
+    chunks = [todo[k:k + size] for k in range(0, len(todo), size)]
     from distributed import as_completed
 
     pending: dict[int, dict[str, Any]] = {}
     futures = as_completed()
-    submitted = next_run = 0
+    submitted, next_run = 0, first
 
     def submit_upto(run: int) -> None:
         nonlocal submitted

@@ -71,6 +71,12 @@ def run(scene: str, index: int, values: dict[str, Any], duration: float, rate: f
     return result
 
 
+def preload() -> None:
+    """Import what a run needs (the readers and the physics engine), once."""
+    from ..dialects import read_scene  # noqa: F401
+    from ..sim import World  # noqa: F401
+
+
 @functools.lru_cache(maxsize=4)
 def _cached(path: str, stamp: tuple[int, int]) -> Document:
     from ..gltf.io import load
