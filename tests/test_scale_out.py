@@ -71,12 +71,13 @@ def test_tables_are_identical_in_process_on_one_and_on_two_workers(client, balls
 
 
 def test_a_sweep_split_between_here_and_workers_is_the_same_table(client, balls, monkeypatch):
-    """A sweep makes its first run here (its time is the estimate); the rest run here or on workers."""
+    """A sweep makes its first two runs here (the second's time is the estimate); the rest run here or on
+    workers."""
     vary = {"/nodes/0/translation": "[grid(0,3,8),1,0]"}
     here = sweep(str(balls[0]), vary, duration=0.5, workers=2)  # small: every run here
     on_client = sweep(str(balls[0]), vary, duration=0.5, client=client)
     monkeypatch.setattr(sizing, "in_process", lambda *args: False)
-    split = sweep(str(balls[0]), vary, duration=0.5, workers=2)  # run 0 here, runs 1-7 on a local cluster
+    split = sweep(str(balls[0]), vary, duration=0.5, workers=2)  # runs 0-1 here, 2-7 on a local cluster
     assert here.equals(on_client) and here.equals(split)
     assert here.column("tx").to_pylist() == pytest.approx([3 * k / 7 for k in range(8)])  # free fall: x kept
 
