@@ -26,7 +26,7 @@ _USAGE = 2  # click's exit code for a usage error (a bad, missing or unknown opt
 
 # Every command, in the order `--help` lists them; each lives in the module of its name (cli/<name>.py).
 COMMANDS = ("info", "validate", "convert", "simulate", "view", "plot", "compare", "batch", "sweep", "add",
-            "blender-extension")
+            "cluster", "blender-extension")
 
 
 def build_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
@@ -39,7 +39,7 @@ def build_app(names: Iterable[str] = COMMANDS) -> typer.Typer:
     app.callback()(common.top_level)
     for name in names:
         module = importlib.import_module(f".{name.replace('-', '_')}", __name__)  # blender-extension: _
-        if name == "batch":  # a group of subcommands
+        if name in ("batch", "cluster"):  # groups of subcommands
             app.add_typer(module.app, name=name)
         else:
             app.command()(getattr(module, name.replace("-", "_")))

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors, out, require_extra
-from .options import SCALE_MODULES, at_least, choice, run_options, suffix
+from .common import UsageError, clean_errors, out
+from .options import at_least, choice, run_options, suffix
 from .options import workers as check_workers
 from .overwrite import Source, refuse_overwrite
+from .scale_extra import installed
 
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                   help="Run validate, info, convert or simulate over many assets on Dask (files, folders, globs): "
@@ -24,27 +25,30 @@ Memory = Annotated[int, typer.Option("--memory-limit", metavar="MB", help="Memor
 Out = Annotated[Path | None, typer.Option("--out", metavar="RESULTS.parquet|.jsonl",
                                           help="Write one row per asset here.")]
 Resume = Annotated[bool, typer.Option(help="Keep the rows already in --out (or its journal); run the rest.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, summary or closing line; errors "
+                                     "still print, and the exit status still tells failed assets (1).")]
 
 
 @app.command("validate")
 @clean_errors
 def validate(paths: Paths, workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
-             memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False,
+             memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False, quiet: Quiet = False,
              strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False) -> None:
     """Validate every asset: error/warning/info/hint counts and issue codes per row."""
     rows = _run("validate", locals())
     invalid = sum(1 for r in rows if r["status"] == "ok" and (r["errors"] or (strict and r["warnings"])))
-    if invalid:
+    if invalid and not quiet:
         out.print(f"{invalid} asset(s) with errors{' or warnings' if strict else ''}")
-    _exit(rows, invalid)
+    _exit(rows, locals(), invalid)
 
 
 @app.command("info")
 @clean_errors
 def info(paths: Paths, workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
-         memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False) -> None:
+         memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False,
+         quiet: Quiet = False) -> None:
     """Counts by kind (bodies by motion, shapes by kind, joints, triggers...) per asset."""
-    _exit(_run("info", locals()))
+    _exit(_run("info", locals()), locals())
 
 
 @app.command("convert")
@@ -53,11 +57,12 @@ def convert(paths: Paths,
             out_dir: Annotated[Path, typer.Option(help="Write the converted files here, mirroring the input tree.")],
             to: Annotated[str | None, typer.Option(help="omi or khr. Without it: lossless re-save.")] = None,
             workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
-            memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False) -> None:
+            memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False,
+         quiet: Quiet = False) -> None:
     """Convert every asset to the newest OMI or KHR form: output path and losses per row."""
     if to is not None:
         choice("--to", to, ["omi", "khr"])
-    _exit(_run("convert", locals(), to=to, out_dir=str(out_dir)))
+    _exit(_run("convert", locals(), to=to, out_dir=str(out_dir)), locals())
 
 
 @app.command("simulate")
@@ -66,23 +71,24 @@ def simulate(paths: Paths, duration: Annotated[float, typer.Option(help="Seconds
              rate: Annotated[float, typer.Option(help="Steps per second.")] = 60.0,
              substeps: Annotated[int, typer.Option(help="Solver substeps per step.")] = 1,
              workers: Workers = None, scheduler: Scheduler = None, timeout: Timeout = 120.0,
-             memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False) -> None:
+             memory_limit: Memory = 4096, out_table: Out = None, resume: Resume = False,
+         quiet: Quiet = False) -> None:
     """Simulate every asset: bodies, steps, largest displacement, lowest/highest body and event count per row."""
     run_options(duration, rate, substeps)
-    _exit(_run("simulate", locals(), duration=duration, rate=rate, substeps=substeps))
+    _exit(_run("simulate", locals(), duration=duration, rate=rate, substeps=substeps), locals())
 
 
 def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, Any]]:
     _check(args)  # before importing Dask: a usage error should be instant
-    require_extra("batch", "scale", SCALE_MODULES)
+    installed("batch")
     _refuse_overwrite(args, options)
-    from ..scale.batch_driver import batch
+    from ..scale.batch_driver import batch_rows
     from .batch_progress import BatchProgress
 
-    progress = BatchProgress(command)
+    progress = BatchProgress(command, quiet=args["quiet"])
     try:
         with progress:
-            table = batch(args["paths"], command, workers=args["workers"], scheduler=args["scheduler"],
+            rows = batch_rows(args["paths"], command, workers=args["workers"], scheduler=args["scheduler"],
                           timeout=args["timeout"], memory_mb=args["memory_limit"], out=args["out_table"],
                           resume=args["resume"], on_start=progress.start, on_row=progress.row, **options)
     except KeyboardInterrupt:
@@ -90,7 +96,6 @@ def _run(command: str, args: dict[str, Any], **options: Any) -> list[dict[str, A
         raise typer.Exit(130) from None
     except ValueError as e:  # a bad option value the library found (e.g. --out-dir over the inputs)
         raise UsageError(str(e)) from None
-    rows = table.to_pylist()
     progress.summary(rows)
     return rows
 
@@ -124,6 +129,10 @@ def _refuse_overwrite(args: dict[str, Any], options: dict[str, Any]) -> None:
     refuse_overwrite([Source(Path(a), references=False) for a in assets], outputs, side_files=False)
 
 
-def _exit(rows: list[dict[str, Any]], also_failing: int = 0) -> None:
+def _exit(rows: list[dict[str, Any]], args: dict[str, Any], also_failing: int = 0) -> None:
+    """The closing line naming the table written (unless ``--quiet``), then exit 1 if any asset failed."""
+    table = args["out_table"]
+    if table is not None and not args["quiet"]:
+        out.print(f"{len(rows)} rows written to {table}", soft_wrap=True, markup=False, highlight=False)
     if also_failing or any(r["status"] != "ok" for r in rows):
         raise typer.Exit(1)

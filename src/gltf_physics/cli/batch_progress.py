@@ -20,29 +20,31 @@ _SHOWN_FAILURES = 20
 class BatchProgress:
     """Receives ``start(todo, done)`` and each finished row from the batch; renders on stderr."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, *, quiet: bool = False) -> None:
         self.command = command
+        self.quiet = quiet
         self.counts: Counter[str] = Counter()
         self.skipped = 0
         self.progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("[green]ok {task.fields[ok]}[/green] [red]failed {task.fields[failed]}[/red]"),
             TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-            console=Console(stderr=True), disable=not sys.stderr.isatty())
+            console=Console(stderr=True), disable=quiet or not sys.stderr.isatty())
         self.task = self.progress.add_task(command, total=None, ok=0, failed=0)
 
     def __enter__(self) -> BatchProgress:
-        self.progress.__enter__()
         return self
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  tb: TracebackType | None) -> None:
-        self.progress.__exit__(kind, value, tb)
+        self.progress.stop()
 
     def start(self, todo: int, done: int) -> None:
-        """The number of assets to run, and of rows kept from a previous run (``--resume``)."""
+        """The number of assets to run, and of rows kept from a previous run (``--resume``). The bar (and its
+        refresh thread) starts here, not on entering: a small batch forks its runner before, from one thread."""
         self.skipped = done
         self.progress.update(self.task, total=todo)
+        self.progress.start()
 
     def row(self, row: dict[str, Any]) -> None:
         """One asset finished."""
@@ -50,13 +52,15 @@ class BatchProgress:
         self.progress.update(self.task, advance=1, ok=self.counts["ok"], failed=self.counts["failed"])
 
     def interrupted(self, table: Path | None) -> None:
-        """Say what an interruption kept."""
+        """Say what an interruption kept (even when quiet: the exit alone would not say it)."""
         done = sum(self.counts.values())
         kept = f"; --resume --out {table} does the rest" if table is not None else ""
         sys.stderr.write(f"interrupted after {done} asset(s){kept}\n")
 
     def summary(self, rows: list[dict[str, Any]]) -> None:
-        """Assets and time by status, then the failed assets with their reasons."""
+        """Assets and time by status, then the failed assets with their reasons (nothing when quiet)."""
+        if self.quiet:
+            return
         table = Table("status", "assets", "seconds", box=None, title=f"batch {self.command}")
         for status in ("ok", "failed"):
             mine = [r for r in rows if r["status"] == status]

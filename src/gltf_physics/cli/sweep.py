@@ -8,10 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import UsageError, clean_errors, require_extra
-from .options import SCALE_MODULES, at_least, run_options, suffix
+from .common import UsageError, clean_errors
+from .options import at_least, run_options, suffix
 from .options import workers as check_workers
 from .overwrite import Source, refuse_overwrite
+from .scale_extra import installed
 
 
 @clean_errors
@@ -32,6 +33,8 @@ def sweep(
     workers: Annotated[int | None, typer.Option(help="Local worker processes (default: the core count).")] = None,
     scheduler: Annotated[str | None, typer.Option(metavar="tcp://HOST:PORT",
                                                   help="Use this Dask cluster instead.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or closing line; errors still "
+                                        "print.")] = False,
 ) -> None:
     """Run SCENE many times varying glTF Object Model pointers; final poses per (run, body) in one table."""
     from ..scale.specs import SpecError, plan
@@ -47,17 +50,19 @@ def sweep(
             check_pointer(pointer)
     except (SpecError, ValueError) as e:
         raise UsageError(f"{scene}: {e}") from None
-    require_extra("sweep", "scale", SCALE_MODULES)
+    installed("sweep")
     refuse_overwrite([Source(scene)], [("--out", out_table), ("--trajectories", trajectories)])
     from ..scale.sweep_driver import sweep as run_sweep
 
-    with _Bar() as bar:
+    with _Bar(quiet) as bar:
         try:
             table = run_sweep(scene, varied, runs, duration=duration, seed=seed, rate=rate, substeps=substeps,
                               out=out_table, trajectories=trajectories, workers=workers, scheduler=scheduler,
                               on_start=bar.start, on_run=bar.advance)
         except (SpecError, ValueError) as e:
             raise UsageError(f"{scene}: {e}") from None
+    if quiet:
+        return
     runs_done = len(set(table.column("run").to_pylist()))
     sys.stdout.write(f"{table.num_rows} rows ({runs_done} runs) written to {out_table}\n")
 
@@ -81,13 +86,16 @@ def _check(duration: float, rate: float, substeps: int, runs: int | None, worker
 
 
 class _Bar:
-    """A progress bar of runs on stderr (only where someone watches)."""
+    """A progress bar of runs on stderr (only where someone watches, and not when quiet)."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
 
     def __enter__(self) -> _Bar:
         from rich.console import Console
         from rich.progress import Progress
 
-        self.progress = Progress(console=Console(stderr=True), disable=not sys.stderr.isatty())
+        self.progress = Progress(console=Console(stderr=True), disable=self.quiet or not sys.stderr.isatty())
         self.progress.__enter__()
         self.task = self.progress.add_task("sweep", total=None)
         return self

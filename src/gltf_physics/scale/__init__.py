@@ -15,8 +15,8 @@ __all__ = ["batch", "sweep"]
 def batch(*args: Any, **kwargs: Any) -> Any:
     """Run validate, info, convert or simulate over many assets on Dask; one pyarrow table row per asset.
 
-    The arguments are :func:`gltf_physics.scale.batch_driver.batch`'s: ``paths`` (files, folders, globs), ``command``,
-    ``client`` (a ``dask.distributed.Client``, else a local cluster of ``workers`` processes), ``timeout``,
+    The arguments are :func:`gltf_physics.scale.batch_driver.batch_rows`': ``paths`` (files, folders, globs),
+    ``command``, ``client`` (a ``dask.distributed.Client``, else a local cluster of ``workers`` processes), ``timeout``,
     ``out``, ``resume`` and the command's options. Needs the ``[scale]`` extra.
 
     Example:

@@ -20,21 +20,27 @@ from typing import IO, Any
 def main(argv: list[str] | None = None) -> None:
     """Serve requests until stdin closes."""
     args = _parse(argv)
-    proto = _protocol_stream()
-    if args.memory > 0:
-        limit = args.memory * 1024 * 1024
+    serve(sys.stdin, _protocol_stream(), args.memory)
+
+
+def serve(requests: IO[str], proto: IO[str], memory: int) -> None:
+    """Limit the address space to ``memory`` MB (0: none), load what the commands need, then answer each
+    request line of ``requests`` on ``proto``. A runner forked from a process that has already imported the
+    package (:func:`.isolation.Runner`'s warm start) comes here directly, its imports already paid."""
+    if memory > 0:
+        limit = memory * 1024 * 1024
         _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard if hard != resource.RLIM_INFINITY else limit))
     from . import tasks  # after the limit: the imports below count against it, as the assets' work does
 
     _preload()
     _send(proto, {"ready": True})
-    for line in sys.stdin:
+    for line in requests:
         request = json.loads(line)
         try:
             _send(proto, {"figures": tasks.run(request["command"], request["path"], request["options"])})
         except MemoryError:
-            _send(proto, {"error": f"out of memory (over the {args.memory} MB limit)", "fatal": True})
+            _send(proto, {"error": f"out of memory (over the {memory} MB limit)", "fatal": True})
             return
         except Exception as e:  # the asset's failure, recorded in its row; the runner goes on
             _send(proto, {"error": _reason(e)})

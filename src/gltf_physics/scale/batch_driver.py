@@ -7,30 +7,39 @@ import math
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import pyarrow as pa
-from distributed import Client, as_completed
-
+from . import lasting, sizing
 from . import paths as asset_paths
-from .cluster import open_client
-from .isolation import run_chunk
-from .table import journal_path, json_line, read_journal, read_rows, to_table, write_table
+from .main_guard import check_main_guard
+from .table import journal_path, json_line, read_journal, read_rows, table_rows, to_table, write_rows
 from .tasks import COMMANDS
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from distributed import Client
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_MEMORY_MB = 4096
 
 
-def batch(paths: Iterable[str | Path], command: str, client: Client | None = None, *,
-          workers: int | None = None, scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-          memory_mb: int = DEFAULT_MEMORY_MB, out: str | Path | None = None, resume: bool = False,
-          on_start: Callable[[int, int], None] | None = None,
-          on_row: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> pa.Table:
-    """Run ``command`` (validate, info, convert, simulate) on every asset of ``paths`` and return the table.
+def batch(paths: Iterable[str | Path], command: str, client: Client | None = None, **kwargs: Any) -> pa.Table:
+    """Run ``command`` (validate, info, convert, simulate) on every asset of ``paths`` and return the table
+    (:func:`batch_rows`' rows as a pyarrow table, one row per asset, sorted by path)."""
+    return to_table(batch_rows(paths, command, client, **kwargs), command)
 
-    Each asset is one Dask task on ``client`` (else the cluster at ``scheduler``, else a local cluster of
-    ``workers`` processes), run in an isolated process with ``timeout`` seconds and ``memory_mb`` of address
+
+def batch_rows(paths: Iterable[str | Path], command: str, client: Client | None = None, *,
+               workers: int | None = None, scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+               memory_mb: int = DEFAULT_MEMORY_MB, out: str | Path | None = None, resume: bool = False,
+               on_start: Callable[[int, int], None] | None = None,
+               on_row: Callable[[dict[str, Any]], None] | None = None, **options: Any) -> list[dict[str, Any]]:
+    """Run ``command`` (validate, info, convert, simulate) on every asset of ``paths``; the table's rows.
+
+    The assets run as Dask tasks on ``client`` (else the cluster at ``scheduler``, else a local cluster of
+    ``workers`` processes, else a cluster started by ``gltf-physics cluster start`` or named by
+    ``GLTF_PHYSICS_SCHEDULER``; a job too small to win from processes runs here: :mod:`.sizing`), each asset in
+    an isolated process with ``timeout`` seconds and ``memory_mb`` of address
     space: a crash, hang or memory exhaustion fails that asset's row only. ``options`` are the command's
     (convert: ``to``, ``out_dir``; simulate: ``duration``, ``rate``, ``substeps``). With ``out`` the table is
     written there (``.parquet`` or ``.jsonl``); ``resume`` keeps the rows already there (or in the journal of an
@@ -44,18 +53,22 @@ def batch(paths: Iterable[str | Path], command: str, client: Client | None = Non
     kept = _kept_rows(out_path, command, set(assets)) if resume and out_path is not None else {}
     todo = [a for a in assets if a not in kept]
     per_asset = _asset_options(command, options, todo)
+    here, address, workers = _where(command, todo, per_asset, client, workers, scheduler)
+    if here:  # before on_start, which may start threads (a progress bar): the runner forks from one thread
+        from .batch_local import prepare, run_here
+
+        prepare(memory_mb)
     if on_start is not None:
         on_start(len(todo), len(kept))
     rows = list(kept.values())
     with _journal(out_path, rows) as journal:
-        if todo:
-            with open_client(client, workers=workers, scheduler=scheduler) as dask_client:
-                for row in _run(dask_client, command, todo, timeout, memory_mb, per_asset):
-                    rows.append(_record({**row, "command": command}, journal, on_row))
-        table = to_table(rows, command)
+        results = run_here(command, todo, per_asset, timeout, memory_mb) if here else \
+            _on_dask(command, todo, per_asset, client, workers, address, timeout, memory_mb) if todo else iter(())
+        for row in results:
+            rows.append(_record({**row, "command": command}, journal, on_row))
         if out_path is not None:
-            write_table(table, out_path)
-    return table
+            write_rows(rows, command, out_path)
+    return table_rows(rows, command)
 
 
 def _record(row: dict[str, Any], journal: IO[str] | None,
@@ -69,24 +82,30 @@ def _record(row: dict[str, Any], journal: IO[str] | None,
     return row
 
 
-def _run(client: Client, command: str, todo: list[str], timeout: float, memory_mb: int,
-         options: dict[str, dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    # Dask starts tasks of equal priority oldest first, so in the order _chunks makes them: largest first. (No
-    # explicit priorities: on a shared cluster the batch keeps the default place among other clients' work.)
-    chunks = _chunks(todo, options, _threads(client))
-    futures = {client.submit(run_chunk, command, chunk, timeout, memory_mb, pure=False): chunk for chunk in chunks}
-    try:
-        for future in as_completed(futures):
-            if future.status == "finished":
-                yield from future.result()
-                continue
-            # The worker itself died (Dask retried the task elsewhere, then gave up: KilledWorker), or a bug.
-            error = future.exception()
-            reason = f"{'worker lost' if type(error).__name__ == 'KilledWorker' else 'task failed'}: {error!r}"
-            for path, _ in futures[future]:
-                yield {"path": path, "status": "failed", "reason": reason, "seconds": None}
-    finally:
-        client.cancel(list(futures))
+def _where(command: str, todo: list[str], options: dict[str, dict[str, Any]], client: Client | None,
+           workers: int | None, scheduler: str | None) -> tuple[bool, str | None, int | None]:
+    """(run here?, the scheduler address to use, the local workers to start) for this job (:mod:`.sizing`)."""
+    if client is not None or scheduler is not None or not todo:
+        return False, scheduler, workers
+    running = lasting.discover() if workers is None else None
+    sizes = {p: _file_size(p) for p in todo}
+    count = sizing.local_workers(workers, os.cpu_count() or 1, len(todo))
+    if sizing.in_process(sizing.estimate(command, sizes, options), count, running is not None):
+        if running is None:  # a script that works on a few files must not break on many: the same rule
+            check_main_guard()
+        return True, None, None
+    return False, running, None if running is not None else count
+
+
+def _on_dask(command: str, todo: list[str], options: dict[str, dict[str, Any]], client: Client | None,
+             workers: int | None, scheduler: str | None, timeout: float,
+             memory_mb: int) -> Iterator[dict[str, Any]]:
+    """Rows from the Dask cluster the arguments choose, as its tasks finish."""
+    from .batch_dask import run_on
+    from .cluster import open_client
+
+    with open_client(client, workers=workers, scheduler=scheduler) as dask_client:
+        yield from run_on(dask_client, command, lambda threads: _chunks(todo, options, threads), timeout, memory_mb)
 
 
 def _chunks(todo: list[str], options: dict[str, dict[str, Any]],
@@ -128,10 +147,6 @@ def _file_size(path: str) -> int:
         return os.path.getsize(path)
     except OSError:
         return 0
-
-
-def _threads(client: Client) -> int:
-    return sum(w.get("nthreads", 1) for w in client.scheduler_info().get("workers", {}).values()) or 1
 
 
 def _asset_options(command: str, options: dict[str, Any], todo: list[str]) -> dict[str, dict[str, Any]]:

@@ -31,7 +31,9 @@ _QUIET = {
 def open_client(client: Client | None = None, *, workers: int | None = None,
                 scheduler: str | None = None) -> Iterator[Client]:
     """``client`` itself if given; else a client of the cluster at ``scheduler`` (``tcp://host:port``); else a
-    local cluster of ``workers`` single-threaded processes (default: the core count), closed on exit."""
+    local cluster of ``workers`` single-threaded processes (default: the core count), closed on exit. (The
+    commands' choice among these, a running ``cluster start`` cluster and no cluster at all is theirs:
+    :mod:`.lasting`, :mod:`.sizing`.)"""
     if client is not None:
         yield client
         return
@@ -40,7 +42,13 @@ def open_client(client: Client | None = None, *, workers: int | None = None,
             yield remote
         return
     check_main_guard()  # before a process starts: a script without the guard would re-run in each worker
-    n = workers or os.cpu_count() or 1
+    with local_cluster(workers or os.cpu_count() or 1) as (_cluster, local):
+        yield local
+
+
+@contextlib.contextmanager
+def local_cluster(n: int) -> Iterator[tuple[LocalCluster, Client]]:
+    """A local cluster of ``n`` single-threaded worker processes on 127.0.0.1 only, and a client of it."""
     _quiet()
     # Processes, one thread each: the work is Python (the GIL) and every thread keeps its own runner process.
     # Workers' log lines (e.g. a heartbeat racing the shutdown) would bury the progress bar and the summary;
@@ -54,7 +62,7 @@ def open_client(client: Client | None = None, *, workers: int | None = None,
                                dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                silence_logs=logging.CRITICAL)
     with cluster, Client(cluster) as local:
-        yield local
+        yield cluster, local
 
 
 @contextlib.contextmanager

@@ -12,20 +12,24 @@ assembled in run order, so the tables are byte-identical whatever the worker cou
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from distributed import Client, as_completed
 
 from ..gltf.files import Output, write_all
-from . import sweep_task
-from .cluster import open_client
+from . import lasting, sizing, sweep_task
+from .main_guard import check_main_guard
 from .specs import Plan, plan
 from .table import table_bytes
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 POSE = ["tx", "ty", "tz", "qx", "qy", "qz", "qw"]
 _IN_FLIGHT = 4096  # runs submitted ahead of the one being written: bounds client memory on huge sweeps
@@ -40,8 +44,9 @@ def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, clie
     (``"uniform(0,5)"``, ``"[uniform(0,5),2,0]"``, ``"choice(1,2)"``, ``"grid(0,1,5)"``, ``"normal(0,1)"``,
     or a constant) and return the runs table; ``out`` writes it (``.parquet`` or ``.jsonl``) and
     ``trajectories`` streams every run's pose trace to Parquet. Tasks run on ``client`` (else the cluster at
-    ``scheduler``, else a local cluster of ``workers`` processes). ``on_start(runs)`` once, ``on_run(run)`` as
-    each run is written."""
+    ``scheduler``, else a local cluster of ``workers`` processes, else a running ``cluster start`` cluster or
+    ``GLTF_PHYSICS_SCHEDULER``'s; a sweep too small to win from processes runs here: :mod:`.sizing`).
+    ``on_start(runs)`` once, ``on_run(run)`` as each run is written."""
     the_plan = plan(vary, runs)
     for pointer in the_plan.pointers:
         sweep_task.check_pointer(pointer)
@@ -49,9 +54,9 @@ def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, clie
     if on_start is not None:
         on_start(the_plan.runs)
     results: list[dict[str, Any]] = []
-    with open_client(client, workers=workers, scheduler=scheduler) as dask_client, \
-            _trajectory_writer(trajectories) as write_trajectory:
-        for result in _ordered(dask_client, str(scene), values, duration, rate, substeps, trajectories is not None):
+    job = (str(scene), values, duration, rate, substeps, trajectories is not None)
+    with _trajectory_writer(trajectories) as write_trajectory:
+        for result in _results(job, client, workers, scheduler):
             if write_trajectory is not None:
                 write_trajectory(result)
             result.pop("frames", None)
@@ -64,14 +69,53 @@ def sweep(scene: str | Path, vary: dict[str, Any], runs: int | None = None, clie
     return table
 
 
+def _results(job: tuple[Any, ...], client: Client | None, workers: int | None,
+             scheduler: str | None) -> Iterator[dict[str, Any]]:
+    """The runs' results in run order: here (a small sweep, :mod:`.sizing`) or on the chosen Dask cluster.
+
+    Without a client or ``--scheduler``, the first two runs are made here and the second one's time is the
+    estimate: every run is the same scene for the same duration, so runs × that time is the work, measured
+    rather than guessed."""
+    scene, values, duration, rate, substeps, trace = job
+    first = 0
+    if client is None and scheduler is None and values:
+        running = lasting.discover() if workers is None else None
+        if running is None:  # a script that works on a few runs must not break on many: the same rule
+            check_main_guard()
+        count = sizing.local_workers(workers, os.cpu_count() or 1, len(values))
+        sweep_task.preload()
+        # The first run reads the scene (cached for the others) and starts the engine: the second run's time,
+        # both made here, is the one every other run will take.
+        for index in range(min(2, len(values))):
+            start = time.perf_counter()
+            result = sweep_task.run(scene, index, values[index], duration, rate, substeps, trace)
+            work = (len(values) - 2) * (time.perf_counter() - start)
+            yield result
+            first = index + 1
+        if sizing.in_process(work, count, running is not None):
+            for index in range(first, len(values)):
+                yield sweep_task.run(scene, index, values[index], duration, rate, substeps, trace)
+            return
+        workers, scheduler = (None, running) if running is not None else (count, None)
+    if first == len(values):
+        return
+    from .cluster import open_client
+
+    with open_client(client, workers=workers, scheduler=scheduler) as dask_client:
+        yield from _ordered(dask_client, *job, first=first)
+
+
 def _ordered(client: Client, scene: str, values: list[dict[str, Any]], duration: float, rate: float,
-             substeps: int, trace: bool) -> Iterator[dict[str, Any]]:
-    """Results in run order, whatever order the workers finish in."""
-    size = chunk_size(len(values), _threads(client))
-    chunks = [list(enumerate(values))[k:k + size] for k in range(0, len(values), size)]
+             substeps: int, trace: bool, first: int = 0) -> Iterator[dict[str, Any]]:
+    """Results of runs ``first``… in run order, whatever order the workers finish in."""
+    todo = list(enumerate(values))[first:]
+    size = chunk_size(len(todo), _threads(client))
+    chunks = [todo[k:k + size] for k in range(0, len(todo), size)]
+    from distributed import as_completed
+
     pending: dict[int, dict[str, Any]] = {}
     futures = as_completed()
-    submitted = next_run = 0
+    submitted, next_run = 0, first
 
     def submit_upto(run: int) -> None:
         nonlocal submitted

@@ -37,14 +37,16 @@ def check_pointer(pointer: str) -> None:
 
 def run_chunk(scene: str, chunk: list[tuple[int, dict[str, Any]]], duration: float, rate: float, substeps: int,
               trace: bool) -> list[dict[str, Any]]:
-    """Several runs in one task (a task costs the scheduler milliseconds; a small run costs less than that)."""
-    return [run(scene, index, values, duration, rate, substeps, trace) for index, values in chunk]
+    """Several runs in one task (a task costs the scheduler milliseconds; a small run costs less than that), on
+    one physics thread: the workers are the parallelism, and Rapier's pool would otherwise take every core in
+    every worker (N workers, N × cores threads spinning for the cores). Results do not depend on it."""
+    return [run(scene, index, values, duration, rate, substeps, trace, threads=1) for index, values in chunk]
 
 
 def run(scene: str, index: int, values: dict[str, Any], duration: float, rate: float, substeps: int,
-        trace: bool) -> dict[str, Any]:
+        trace: bool, threads: int | None = None) -> dict[str, Any]:
     """Run ``index``: ``nodes``, ``names``, final ``poses`` (B, 7: tx ty tz qx qy qz qw), ``events`` and, with
-    ``trace``, ``times`` (F,) and ``frames`` (F, B, 7)."""
+    ``trace``, ``times`` (F,) and ``frames`` (F, B, 7); ``threads``: the physics engine's (default: its own)."""
     from ..dialects import read_scene
     from ..sim import World
 
@@ -53,7 +55,7 @@ def run(scene: str, index: int, values: dict[str, Any], duration: float, rate: f
     if edits:
         doc = Document(json=_with_transforms(doc.json, edits), buffers=doc.buffers, path=doc.path,
                        is_glb=doc.is_glb)
-    world = World(read_scene(doc), rate=rate, substeps=substeps, record=trace)
+    world = World(read_scene(doc), rate=rate, substeps=substeps, record=trace, threads=threads)
     for pointer, value in values.items():
         if pointer not in edits:
             world.set(pointer, value)
@@ -67,6 +69,12 @@ def run(scene: str, index: int, values: dict[str, Any], duration: float, rate: f
         result["times"] = rec.times.copy()
         result["frames"] = np.concatenate([rec.translations, rec.rotations], axis=2).astype(np.float64)
     return result
+
+
+def preload() -> None:
+    """Import what a run needs (the readers and the physics engine), once."""
+    from ..dialects import read_scene  # noqa: F401
+    from ..sim import World  # noqa: F401
 
 
 @functools.lru_cache(maxsize=4)
