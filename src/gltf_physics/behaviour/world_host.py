@@ -16,7 +16,7 @@ due delays, interpolations, ``event/onTick`` with ``timeSinceStart`` = the World
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..sim.errors import SimulationError
 from .errors import GraphError
@@ -25,8 +25,8 @@ from .ops.physics import ENTERED, EXITED, configured_index
 from .read import read_interactivity
 from .run import GraphRunner
 
-if TYPE_CHECKING:
-    from ..sim.world import World
+# The World of sim/world.py, which imports this module: named, not imported (no import circle).
+World = Any
 
 _VECTORS = {"translation": "float3", "rotation": "float4", "scale": "float3", "linearVelocity": "float3",
             "angularVelocity": "float3", "linearActivation": "float3", "angularActivation": "float3",

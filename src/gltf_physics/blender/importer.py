@@ -29,7 +29,7 @@ from ..gltf.meshes import mesh_triangles, node_triangles
 from ..model import Box, Capsule, Cylinder, MeshShape, MotionType, PhysicsScene, Plane, Sphere
 from . import keep
 from .axes import C, node_to_blender, to_blender_vector
-from .joints import blender_constraints
+from .joints import add_constraint, blender_constraints, ensure_world
 
 PROXY = "gltf_physics_proxy"  # custom property: the shape kind of a proxy (marks it)
 NODE = "gltf_physics_node"  # custom property on a proxy: the object whose node the collider is on
@@ -65,7 +65,7 @@ class _Importer:
         self.static_owners: set[int] = set()
 
     def run(self) -> ImportResult:
-        _ensure_world()
+        ensure_world()
         masses = _masses(self.doc, self.scene)
         for body in self.scene.bodies:
             obj = self._mesh_object(body.node)
@@ -322,32 +322,12 @@ def _masses(doc: Document, scene: PhysicsScene) -> dict[int, float]:
     return {r["node"]: r["mass"] for r in rows if isinstance(r.get("mass"), float)}
 
 
-def _ensure_world() -> None:
-    scene = bpy.context.scene
-    if scene.rigidbody_world is None:
-        with bpy.context.temp_override(scene=scene):
-            bpy.ops.rigidbody.world_add()
-    world = scene.rigidbody_world
-    if world.collection is None:
-        world.collection = bpy.data.collections.new("RigidBodyWorld")
-    if world.constraints is None:
-        world.constraints = bpy.data.collections.new("RigidBodyConstraints")
-
-
 def _add_rigid_body(obj: Any, kind: str) -> None:
     """``obj`` into the rigid-body world: linking it into the world's collection is what makes its rigid-body
     settings (as Blender's own operator does, without needing it active)."""
-    _ensure_world()
+    ensure_world()
     bpy.context.scene.rigidbody_world.collection.objects.link(obj)
     obj.rigid_body.type = kind
-
-
-def add_constraint(obj: Any, kind: str) -> Any:
-    """A rigid-body constraint of ``kind`` on ``obj`` (linked into the world's constraint collection)."""
-    _ensure_world()
-    bpy.context.scene.rigidbody_world.constraints.objects.link(obj)
-    obj.rigid_body_constraint.type = kind
-    return obj.rigid_body_constraint
 
 
 def _matrix(m: np.ndarray) -> Any:

@@ -127,10 +127,25 @@ def _empty(name: str, frame: np.ndarray, collection: Any) -> Any:
     return obj
 
 
-def _add_constraint(obj: Any, kind: str) -> Any:
-    from .importer import add_constraint
+def ensure_world() -> None:
+    """The scene's rigid-body world with its body and constraint collections, made if missing."""
+    scene = bpy.context.scene
+    if scene.rigidbody_world is None:
+        with bpy.context.temp_override(scene=scene):
+            bpy.ops.rigidbody.world_add()
+    world = scene.rigidbody_world
+    if world.collection is None:
+        world.collection = bpy.data.collections.new("RigidBodyWorld")
+    if world.constraints is None:
+        world.constraints = bpy.data.collections.new("RigidBodyConstraints")
 
-    return add_constraint(obj, kind)
+
+def add_constraint(obj: Any, kind: str) -> Any:
+    """A rigid-body constraint of ``kind`` on ``obj`` (linked into the world's constraint collection)."""
+    ensure_world()
+    bpy.context.scene.rigidbody_world.constraints.objects.link(obj)
+    obj.rigid_body_constraint.type = kind
+    return obj.rigid_body_constraint
 
 
 def _turned(frame: np.ndarray, kind: str, axis: int) -> np.ndarray:
@@ -146,7 +161,7 @@ def _turned(frame: np.ndarray, kind: str, axis: int) -> np.ndarray:
 def _constraint(name: str, kind: str, axis: int, frame: np.ndarray, a: Any, b: Any, joint: Joint,
                 collection: Any, flip: bool = False) -> Any:
     obj = _empty(name, _turned(frame, kind, axis), collection)
-    c = _add_constraint(obj, kind)
+    c = add_constraint(obj, kind)
     c.object1, c.object2 = a, b
     c.disable_collisions = not joint.enable_collision
     lin, lin_r = _locked(joint.limits, "linear")
@@ -195,7 +210,7 @@ def _generic(c: Any, joint: Joint, lin: set[int], lin_r: dict[int, JointLimit], 
 
 def _motor(name: str, d: JointDrive, frame: np.ndarray, a: Any, b: Any, collection: Any, sign: float) -> Any:
     obj = _empty(name, _turned(frame, "MOTOR", d.axis), collection)
-    c = _add_constraint(obj, "MOTOR")
+    c = add_constraint(obj, "MOTOR")
     c.object1, c.object2 = a, b
     if d.type is DriveType.ANGULAR:
         c.use_motor_ang, c.motor_ang_target_velocity = True, sign * d.velocity_target

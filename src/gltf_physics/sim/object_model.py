@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -32,8 +32,8 @@ from ..gltf.hierarchy import parents
 from ..gltf.transforms import decompose, quat_to_matrix, trs_matrix
 from .errors import SimulationError
 
-if TYPE_CHECKING:
-    from .world import World
+# The World of sim/world.py, which imports this module: named, not imported (no import circle).
+World = Any
 
 _TRS = re.compile(r"^/nodes/(\d+)/(translation|rotation|scale)$")
 _SIZES = {"translation": 3, "rotation": 4, "scale": 3}

@@ -10,7 +10,7 @@ the MJCF's Z-up one here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import mujoco
 import numpy as np
@@ -19,8 +19,8 @@ from ...formats.mjcf.write import TRIGGER_GROUP
 from ..errors import SimulationError
 from ..queries import RayHit, ray_allows, ray_filter, vec3
 
-if TYPE_CHECKING:
-    from .world import MujocoWorld
+# The MujocoWorld of sim/mujoco/world.py, which imports this module: named, not imported (no import circle).
+MujocoWorld = Any
 
 _R = np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]])  # glTF (Y-up) → MJCF (Z-up), as in world.py
 _SOLID_GROUPS = np.array([1 if g != TRIGGER_GROUP else 0 for g in range(6)], dtype=np.uint8)

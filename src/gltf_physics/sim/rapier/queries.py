@@ -10,7 +10,7 @@ collider (``sim.queries.ray_allows``).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import rapier3d as rp
@@ -18,8 +18,8 @@ import rapier3d as rp
 from ..errors import SimulationError
 from ..queries import RayHit, ray_allows, ray_filter, vec3
 
-if TYPE_CHECKING:
-    from .world import RapierWorld
+# The RapierWorld of sim/rapier/world.py, which imports this module: named, not imported (no import circle).
+RapierWorld = Any
 
 
 def dynamic_body(rw: RapierWorld, node: int) -> rp.RigidBody:
