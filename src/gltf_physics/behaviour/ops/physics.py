@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...dialects.common.triggers import trigger_nodes
+from ...dialects.registry import KHR_PHYSICS_RIGID_BODIES
 from ..errors import GraphError
 from .spec import OpSpec, table
 
@@ -26,7 +28,7 @@ ZERO3 = (0.0, 0.0, 0.0)
 ENTERED = "event/rigid_body_triggerEntered"
 EXITED = "event/rigid_body_triggerExited"
 TRIGGER_EVENTS = (ENTERED, EXITED)
-PHYSICS_EXTENSION = "KHR_physics_rigid_bodies"
+PHYSICS_EXTENSION = KHR_PHYSICS_RIGID_BODIES  # the extension a physics operation declares
 
 
 def _node_index(rt: Any, node: Any) -> int:
@@ -91,21 +93,6 @@ def configured_index(config: dict[str, Any]) -> int | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
         return None
     return int(value)
-
-
-def trigger_nodes(doc_json: dict[str, Any]) -> set[int]:
-    """The nodes of ``doc_json`` with a trigger (KHR ``trigger``, or OMI_physics_body ``trigger``)."""
-    nodes = doc_json.get("nodes") if isinstance(doc_json, dict) else None
-    out = set()
-    for i, n in enumerate(nodes if isinstance(nodes, list) else []):
-        ext = n.get("extensions") if isinstance(n, dict) else None
-        if not isinstance(ext, dict):
-            continue
-        for name in (PHYSICS_EXTENSION, "OMI_physics_body"):
-            body = ext.get(name)
-            if isinstance(body, dict) and isinstance(body.get("trigger"), dict):
-                out.add(i)
-    return out
 
 
 def _check_trigger_event(graph: Any, node: Any, emit: Callable[..., None], doc: Any = None,
