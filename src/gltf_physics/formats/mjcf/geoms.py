@@ -56,7 +56,7 @@ class GeomWriter:
     def shape_attrs(self, p: PlacedShape, pointer: str, moving: bool) -> dict[str, str] | None:
         """One geom's attributes (no name, material or filter); ``None``: MuJoCo cannot hold the shape."""
         t, q = p.translation, p.rotation
-        if p.kind in ("box", "sphere", "capsule", "cylinder") and min(p.params) < MIN_SIZE:
+        if p.kind in ("box", "sphere", "capsule", "cylinder") and _smallest_size(p) < MIN_SIZE:
             # MuJoCo's compiler refuses a size under mjMINVAL ("size 0 must be positive"); Rapier builds it and
             # it collides with nothing there either (the validator warns: SHAPE-4, KIS-3).
             self.loss("MJCF-1", pointer, f"{p.kind} of zero size: MuJoCo takes no size under {MIN_SIZE:g}; "
@@ -123,3 +123,12 @@ def _num(v: float) -> str:
 
 def _nums(values: object) -> str:
     return " ".join(_num(v) for v in values)  # type: ignore[attr-defined]
+
+
+def _smallest_size(p: PlacedShape) -> float:
+    """The size MuJoCo would be given that matters for "zero size": a box's or sphere's smallest parameter, a
+    capsule's or cylinder's half-height and larger radius (a cone, one radius 0, is a real shape: a hull)."""
+    if p.kind in ("capsule", "cylinder"):
+        hh, rb, rt = p.params
+        return min(hh, max(rb, rt))
+    return min(p.params)
