@@ -92,11 +92,19 @@ def simulate(
         world.set(pointer, value)
     if schedule is not None:
         schedule.apply_due(world)  # time-0 changes, after --set
-    if not quiet:  # only now: a refused file or --set gets its one error line, with no hints before it
-        say_hints(src, scene, doc.json, checked=True)
+    # The hints are said once the first step has gone ahead: a file refused at build or at its first step (a
+    # state gone non-finite) gets its one error line, with no hints before it.
+    hints = [] if quiet else hint_lines(src, scene, doc.json)
+
+    def each_step(w: Any) -> None:
+        if hints:
+            sys.stderr.write("".join(line + "\n" for line in hints))
+            hints.clear()
+        if schedule is not None:
+            schedule.apply_due(w)
+
     with RunProgress("simulating", duration, rate) as progress:
-        run_and_write(world, duration, doc, outputs, each_step=schedule.apply_due if schedule is not None else None,
-                      runner=progress.run)
+        run_and_write(world, duration, doc, outputs, each_step=each_step, runner=progress.run)
     if not quiet:
         from .messages import simulate_summary
 
@@ -123,16 +131,20 @@ def say_hints(src: Path, scene: Any, gltf: Any, *, checked: bool = False) -> Non
     Only for a run that goes ahead: a scene no engine can take is refused first (its one error line, no hints
     before it), unless the caller has ``checked`` it already (a World was built).
     """
-    from .common import clipped
-    from .messages import odd_run_hints
-
     if not checked:
         from ..sim.preflight import check_scene
 
         check_scene(scene)
+    for line in hint_lines(src, scene, gltf):
+        sys.stderr.write(line + "\n")
 
-    for line in odd_run_hints(src, scene, gltf):
-        sys.stderr.write(clipped(line) + "\n")
+
+def hint_lines(src: Path, scene: Any, gltf: Any) -> list[str]:
+    """The validator's hints that predict an odd run, one clipped line each (the scene already checked)."""
+    from .common import clipped
+    from .messages import odd_run_hints
+
+    return [clipped(line) for line in odd_run_hints(src, scene, gltf)]
 
 
 def _parse_set(text: str) -> tuple[str, Any]:

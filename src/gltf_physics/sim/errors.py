@@ -80,8 +80,9 @@ def motion_number(value: Any, field: str, node: int) -> float:
 
     try:
         v = float(value)
-    except (TypeError, ValueError):
-        raise SimulationError(f"{field} needs a number, got {value!r}", node=node) from None
+    except (TypeError, ValueError):  # the words World.set gives any value that is not a number
+        raise SimulationError(f"expected a number, not {json.dumps(value, ensure_ascii=False, default=repr)}",
+                              node=node) from None
     if field == "mass":
         if math.isnan(v) or v < 0:
             raise SimulationError(f"mass needs a number ≥ 0, got {value!r}", node=node)

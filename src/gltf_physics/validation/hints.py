@@ -192,7 +192,7 @@ def _limit_sag(ctx: _Context, j: Joint, k: int, lim: JointLimit, mass: float, g:
 def _report_sag(ctx: _Context, j: Joint, pointer: str, what: str, stiffness: float, scale: float, mass: float,
                 load: float) -> None:
     """``load``: the weight along the spring (N); the spring's force per metre is ``stiffness · scale``."""
-    if load <= 0.0:
+    if not load > 0.0 or math.isinf(load):  # no weight, or none a number can say (a 1e308 gravity factor)
         return
     sag = math.inf if stiffness * scale <= 0.0 else load / (stiffness * scale)
     if sag <= SAG_LIMIT:
