@@ -15,8 +15,8 @@ The graph (four behaviours):
   that entered (Δv = J/m = 16 m/s for a ball) → ``debug/log`` "launched node N";
 - ``event/onTick`` → the sweeper's rotation set to ``SWEEP`` rad/s × timeSinceStart about +Y (``pointer/set``);
 - ``event/onSelect`` on the "Balls" node (a click on either ball, KHR_node_selectability) →
-  ``rigid_body/applyImpulse`` of ``PUSH`` N·s along the click's ray on the ball clicked, so a click pushes it
-  away from the viewer (onto the pad, if aimed).
+  ``rigid_body/applyImpulse`` on the ball clicked: ``PUSH`` N·s along the click ray's heading (level) and
+  ``HOP`` N·s up, a lob away from the viewer that lands the side ball on the pad.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from gltf_physics.model import Body, Box, Collider, Motion, MotionType, PhysicsS
 
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCH = 8.0  # N·s up: a 0.5 kg ball leaves 16 m/s faster upwards
-PUSH = 2.0  # N·s along the click's ray: 4 m/s for a ball
+PUSH = 2.0  # N·s along the click's heading: 4 m/s for a ball...
+HOP = 1.5  # N·s up: ...and 3 m/s up, a lob of 2 × 3 × 4 / g = 2.45 m: from beside the pad onto it
 SWEEP = 1.0  # rad/s, the sweeper's turn rate
 GROUND, PAD, ZONE, BALLS, BALL, SIDE_BALL, SWEEPER = range(7)
 
@@ -81,8 +82,11 @@ def launch_pad_graph() -> GraphBuilder:
     g.flow(tick, "out", spin)
     click = g.node("event/onSelect", configuration={"nodeIndex": BALLS, "stopPropagation": True})
     ray = g.node("math/sub", a=g.out(click, "selectionPoint"), b=g.out(click, "selectionRayOrigin"))
-    along = g.node("math/normalize", a=g.out(ray))
-    impulse = g.node("math/mul", a=g.out(along), b=(PUSH, PUSH, PUSH))
+    ray_xyz = g.node("math/extract3", a=g.out(ray))
+    level = g.node("math/combine3", a=g.out(ray_xyz, "0"), b=0.0, c=g.out(ray_xyz, "2"))  # the ray's heading
+    along = g.node("math/normalize", a=g.out(level))
+    forward = g.node("math/mul", a=g.out(along), b=(PUSH, PUSH, PUSH))
+    impulse = g.node("math/add", a=g.out(forward), b=(0.0, HOP, 0.0))
     push = g.node("rigid_body/applyImpulse", nodeIndex=g.out(click, "selectedNodeIndex"),
                   linearImpulse=g.out(impulse))
     g.flow(click, "out", push)
