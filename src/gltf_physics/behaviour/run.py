@@ -13,6 +13,7 @@ out of ``start``/``tick``/``fire``/``send``.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import sys
 from collections.abc import Callable
@@ -45,8 +46,8 @@ class Line:
 class RNode:
     """A compiled node: its operation's callables, inline values, links resolved to nodes, state and outputs."""
 
-    __slots__ = ("compute", "config", "consts", "flows", "index", "links", "op", "out", "pointer", "run",
-                 "source", "spec", "state", "value")
+    __slots__ = ("cached", "compute", "config", "consts", "flows", "index", "links", "op", "out", "pointer", "read",
+                 "run", "seen", "source", "spec", "state", "value")
 
     def __init__(self, source: GraphNode, spec: OpSpec) -> None:
         self.index = source.index
@@ -60,6 +61,9 @@ class RNode:
         self.flows: dict[str, tuple[RNode, str]] = {}
         self.out: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
+        self.read: dict[str, Callable[[], Any]] = {}  # input socket → its compiled reader (GraphRunner._compile)
+        self.seen = -1  # the flow epoch of ``cached`` (a pure node's outputs, kept within one flow activation)
+        self.cached: Any = None
         self.compute = spec.compute
         self.value = spec.value
         self.run = spec.run
@@ -108,6 +112,7 @@ class GraphRunner:
         self.stopped_events: set[str] = set()  # event references event/stopPropagation stopped immediately
         self.nodes = [RNode(n, OPS.get(n.op, NOOP)) for n in graph.nodes]
         self._link()
+        self._compile()
         self.listeners: dict[str, list[RNode]] = {}
         for node in self.nodes:
             self.listeners.setdefault(node.op, []).append(node)
@@ -140,22 +145,72 @@ class GraphRunner:
 
     # ----- evaluation ----------------------------------------------------------------------------------------
     def get(self, node: RNode, socket: str) -> Any:
-        """The value of ``node``'s input ``socket``: inline, or the linked node's output (pure nodes recompute)."""
-        link = node.links.get(socket)
-        if link is None:
-            try:
-                return node.consts[socket]
-            except KeyError:
-                raise GraphError(f"{node.op} has no value for input '{socket}'", node.pointer) from None
-        src, out, fast = link
+        """The value of ``node``'s input ``socket``: inline, or the linked node's output (a pure node is evaluated
+        once per flow epoch, see :meth:`_reader`)."""
+        read = node.read.get(socket)
+        if read is None:
+            raise GraphError(f"{node.op} has no value for input '{socket}'", node.pointer)
+        return read()
+
+    # ----- compiled readers ----------------------------------------------------------------------------------
+    def _compile(self) -> None:
+        """Give every input socket a reader closure (done once, and again after a deep copy: closures are shared
+        by ``copy.deepcopy``, so a copy's readers must be its own)."""
+        for node in self.nodes:
+            node.read = {socket: self._reader(node, socket) for socket in (*node.consts, *node.links)}
+
+    def _reader(self, node: RNode, socket: str) -> Callable[[], Any]:
+        """The reader of one input socket. The specification keeps a node's output values until a node with flow
+        sockets executes ("output value sockets MUST retain their values until an interactivity node with one or
+        more flow sockets is executed"): a pure node's outputs are computed on the first read of a flow epoch and
+        kept for the rest of it, so a ``math/extract3`` read by two nodes runs its ``pointer/get`` once. ``epoch``
+        moves before and after every flow node's execution (:meth:`activate`) and whenever a loop's index moves."""
+        if socket in node.consts:
+            constant = node.consts[socket]
+            return lambda: constant
+        src, out, fast = node.links[socket]
+        if src.compute is None:  # a flow node's output value: what it keeps
+            outputs = src.out
+
+            def kept() -> Any:
+                try:
+                    return outputs[out]
+                except KeyError:
+                    raise GraphError(f"{src.op} has no output '{out}'", node.pointer) from None
+            return kept
+        rt = self
         if fast is not None:
-            return fast(self, src)
+            def value() -> Any:
+                if src.seen == rt.epoch:
+                    return src.cached
+                result = fast(rt, src)
+                src.cached, src.seen = result, rt.epoch
+                return result
+            return value
         compute = src.compute
-        values = compute(self, src) if compute is not None else src.out
-        try:
-            return values[out]
-        except KeyError:
-            raise GraphError(f"{src.op} has no output '{out}'", node.pointer) from None
+        uncached = src.value is not None  # another socket of a one-output node: an error, never kept
+
+        def socket_value() -> Any:
+            if src.seen == rt.epoch and not uncached:
+                values = src.cached
+            else:
+                values = compute(rt, src)
+                if not uncached:
+                    src.cached, src.seen = values, rt.epoch
+            try:
+                return values[out]
+            except KeyError:
+                raise GraphError(f"{src.op} has no output '{out}'", node.pointer) from None
+        return socket_value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GraphRunner:
+        """A deep copy (``World.snapshot``) whose readers read the copy's nodes."""
+        clone = self.__class__.__new__(self.__class__)
+        memo[id(self)] = clone
+        for key, item in self.__dict__.items():
+            setattr(clone, key, copy.deepcopy(item, memo))
+        clone._compile()
+        return clone
 
     def has_input(self, node: RNode, socket: str) -> bool:
         """Whether ``node`` has an input ``socket`` (inline or linked)."""
@@ -175,11 +230,13 @@ class GraphRunner:
         run = target.run
         if run is not None:
             run(self, target, in_socket)
+            self.epoch += 1  # the node executed: values read after this are read afresh
 
     # ----- entries -------------------------------------------------------------------------------------------
     def _entry(self, call: Callable[[], None]) -> None:
         if self.stopped:
             return
+        self.epoch += 1  # Python may have changed variables or the world since the last entry
         try:
             call()
         except GraphError as err:

@@ -71,6 +71,7 @@ def _for(rt: Any, node: Any, socket: str) -> None:
     get, out = rt.get, node.out
     index = get(node, "startIndex")
     out["index"] = index
+    rt.epoch += 1  # the index moved: a pure node reading it is evaluated afresh
     end_linked = "endIndex" in node.links
     end = get(node, "endIndex")
     body = node.flows.get("loopBody")
@@ -86,6 +87,7 @@ def _for(rt: Any, node: Any, socket: str) -> None:
             run(rt, target, in_socket)
         index += 1  # index < end ≤ 2**31 - 1: no wrap-around possible
         out["index"] = index
+        rt.epoch += 1  # the body executed and the index moved
         if end_linked:
             end = get(node, "endIndex")
     rt.activate(node, "completed")
