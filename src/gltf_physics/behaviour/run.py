@@ -101,6 +101,7 @@ class GraphRunner:
         self.count = 0
         self.epoch = 0  # flow activations so far: math/random keeps its value while this is unchanged
         self.draft = graph.form != "current"
+        self.vectorise = True  # False: every flow/for runs its scalar loop (the vectorised one's reference)
         self.variables: list[Any] = [self._initial(v.type, v.value, v.pointer) for v in graph.variables]
         self._var_names = {v.id: i for i, v in enumerate(graph.variables) if v.id is not None}
         self._delays: list[tuple[float, int, RNode, int]] = []

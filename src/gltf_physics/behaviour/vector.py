@@ -42,7 +42,8 @@ def run_for(rt: Any, loop: Any, target: Any, start: int, end: int) -> bool:
         return False
     body = _Body(rt, loop, np.arange(start, end, dtype=np.int64))
     try:
-        writes, chain = body.walk(target)
+        with np.errstate(all="ignore"):  # IEEE results (inf, NaN) as the scalar path gives them, without warnings
+            writes, chain = body.walk(target)
     except Unsupported:
         return False
     per_iteration = 2 + (chain - 1)  # the body's activation, `in` again, and each linked activation in the chain
