@@ -116,7 +116,7 @@ def _random_doc(seed: int) -> dict[str, Any]:
     start = rng.choice([0, 2, 5])
     gen.add({"op": "event/onTick", "flows": {"out": 1}})
     gen.add({"op": "flow/for", "values": {"startIndex": inline("int", start),
-                                          "endIndex": inline("int", start + rng.choice([16, 20, 33]))}})
+                                          "endIndex": inline("int", start + rng.choice([3, 5, 16, 33]))}})
     body = gen.chain(rng.randint(1, 4))
     gen.nodes[1]["flows"] = {"loopBody": body}
     variables = [variable("float", rng.choice([0.0, 1.5, -0.0])), variable("float", 2.0),

@@ -47,7 +47,7 @@ class RNode:
     """A compiled node: its operation's callables, inline values, links resolved to nodes, state and outputs."""
 
     __slots__ = ("cached", "compute", "config", "consts", "flows", "index", "links", "op", "out", "pointer", "read",
-                 "run", "seen", "source", "spec", "state", "value")
+                 "run", "seen", "source", "spec", "state", "thunk", "value")
 
     def __init__(self, source: GraphNode, spec: OpSpec) -> None:
         self.index = source.index
@@ -64,6 +64,7 @@ class RNode:
         self.read: dict[str, Callable[[], Any]] = {}  # input socket → its compiled reader (GraphRunner._compile)
         self.seen = -1  # the flow epoch of ``cached`` (a pure node's outputs, kept within one flow activation)
         self.cached: Any = None
+        self.thunk: Callable[[], Any] | None = None  # a pure one-output node's value, bound to its input readers
         self.compute = spec.compute
         self.value = spec.value
         self.run = spec.run
@@ -113,12 +114,12 @@ class GraphRunner:
         self.stopped_events: set[str] = set()  # event references event/stopPropagation stopped immediately
         self.nodes = [RNode(n, OPS.get(n.op, NOOP)) for n in graph.nodes]
         self._link()
-        self._compile()
         self.listeners: dict[str, list[RNode]] = {}
         for node in self.nodes:
             self.listeners.setdefault(node.op, []).append(node)
             if node.spec.init is not None:
                 node.spec.init(self, node)
+        self._compile()  # after init: a bound value reads what init prepared (a variable's index…)
 
     # ----- compile -------------------------------------------------------------------------------------------
     def _initial(self, type_index: int | None, raw: list[Any] | None, pointer: str) -> Any:
@@ -159,6 +160,12 @@ class GraphRunner:
         by ``copy.deepcopy``, so a copy's readers must be its own)."""
         for node in self.nodes:
             node.read = {socket: self._reader(node, socket) for socket in (*node.consts, *node.links)}
+        for node in self.nodes:  # then each one-output pure node's value over those readers
+            fast = node.value
+            if fast is not None:
+                bind = getattr(fast, "bind", None)
+                thunk = bind(self, node) if bind is not None else None
+                node.thunk = thunk if thunk is not None else (lambda fast=fast, node=node: fast(self, node))
 
     def _reader(self, node: RNode, socket: str) -> Callable[[], Any]:
         """The reader of one input socket. The specification keeps a node's output values until a node with flow
@@ -184,7 +191,7 @@ class GraphRunner:
             def value() -> Any:
                 if src.seen == rt.epoch:
                     return src.cached
-                result = fast(rt, src)
+                result = src.thunk()  # type: ignore[misc]
                 src.cached, src.seen = result, rt.epoch
                 return result
             return value

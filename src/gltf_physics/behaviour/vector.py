@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-MIN_ITERATIONS = 16  # below this the scalar loop is as fast
+MIN_ITERATIONS = 4  # below this the scalar loop is as fast (measured: 10 iterations already run faster at once)
 _ARITH = {"math/add": operator.add, "math/sub": operator.sub, "math/mul": operator.mul}
 _COMPARE = {"math/lt": operator.lt, "math/le": operator.le, "math/gt": operator.gt, "math/ge": operator.ge}
 _EXTRACT = {"math/extract3": 3, "math/extract4": 4}
