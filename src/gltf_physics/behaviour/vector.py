@@ -40,7 +40,7 @@ def run_for(rt: Any, loop: Any, target: Any, start: int, end: int) -> bool:
     n = end - start
     if n < MIN_ITERATIONS or start < 0 or rt.interpolations or not getattr(rt, "vectorise", True):
         return False
-    body = _Body(rt, loop, np.arange(start, end, dtype=np.int64))
+    body = _Body(rt, loop, range(start, end))
     try:
         with np.errstate(all="ignore"):  # IEEE results (inf, NaN) as the scalar path gives them, without warnings
             writes, chain = body.walk(target)
@@ -57,10 +57,11 @@ def run_for(rt: Any, loop: Any, target: Any, start: int, end: int) -> bool:
 
 
 class _Body:
-    """One vectorised evaluation of a loop body over ``index`` (an int64 array)."""
+    """One vectorised evaluation of a loop body over ``indices`` (``index``: the same as an int64 array)."""
 
-    def __init__(self, rt: Any, loop: Any, index: np.ndarray) -> None:
-        self.rt, self.loop, self.index = rt, loop, index
+    def __init__(self, rt: Any, loop: Any, indices: range) -> None:
+        self.rt, self.loop, self.indices = rt, loop, indices
+        self.index = np.arange(indices.start, indices.stop, dtype=np.int64)
         self.memo: dict[tuple[int, str], Any] = {}
         self.read: set[int] = set()  # variables read outside an accumulator
 
@@ -182,7 +183,7 @@ class _Body:
         many = getattr(self.rt.host, "trs_many", None)
         if not isinstance(nodes, np.ndarray) or nodes.dtype != np.int64 or many is None:
             raise Unsupported("shape")
-        values = many(nodes.tolist(), parts[2])
+        values = many(self.indices if nodes is self.index else nodes.tolist(), parts[2])
         if values is None:
             raise Unsupported("host")
         return values

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -62,7 +63,7 @@ class ObjectModel:
         self._cache_step = -1
         self._reads = self._last_reads = 0  # root body pose reads this step and the step before
         self._rows: dict[int, int] | None = None  # built on the first TRS read (_root_rows)
-        self._many: tuple[list[int], list[int | None]] = ([], [])  # trs_many's last nodes and their rows
+        self._many: tuple[Sequence[int], Any] = ([], None)  # trs_many's last nodes and their rows (None: not all)
         self.trs: dict[int, dict[str, tuple[float, ...]]] = {}  # node → TRS components set on it
 
     def _root_rows(self) -> dict[int, int]:
@@ -163,17 +164,23 @@ class ObjectModel:
             return tuple(pose[4:]) if part == "translation" else tuple(pose[:4])
         return self._local_trs(node, part)
 
-    def trs_many(self, nodes: list[int], part: str) -> np.ndarray | None:
-        """(N, 3) translations or (N, 4) rotations (float64) of the root body nodes ``nodes`` now, from one bulk
-        pose read: the numbers :meth:`value` gives one by one (None: a node is not a root body, or ``part`` is
-        neither: read them one by one)."""
+    def trs_many(self, nodes: Sequence[int], part: str) -> np.ndarray | None:
+        """(N, 3) translations or (N, 4) rotations (float64) of the root body nodes ``nodes`` (a list or a range)
+        now, from one bulk pose read: the numbers :meth:`value` gives one by one (None: a node is not a root body,
+        or ``part`` is neither: read them one by one)."""
         if part not in ("translation", "rotation"):
             return None
         if nodes != self._many[0]:  # a graph reads the same nodes tick after tick: their rows are found once
             rows_of = self._root_rows()
-            self._many = (nodes, [rows_of.get(n) for n in nodes])
+            found = [rows_of.get(n) for n in nodes]
+            rows: Any = None
+            if found and None not in found:
+                rows = np.asarray(found, dtype=np.intp)
+                if (np.diff(rows) == 1).all():  # consecutive rows: a slice, no gather
+                    rows = slice(int(rows[0]), int(rows[-1]) + 1)
+            self._many = (nodes, rows)
         rows = self._many[1]
-        if not rows or None in rows:
+        if rows is None:
             return None
         poses = self.world.engine.read_poses()
         columns = slice(4, 7) if part == "translation" else slice(0, 4)
