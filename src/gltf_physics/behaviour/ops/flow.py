@@ -93,8 +93,8 @@ def _for(rt: Any, node: Any, socket: str) -> None:
             run(rt, target, in_socket)
         index += 1  # index < end ≤ 2**31 - 1: no wrap-around possible
         out["index"] = index
-        rt.epoch += 1  # the body executed and the index moved
         if end_linked:
+            rt.epoch += 1  # the body executed and the index moved: the end is read afresh
             end = get(node, "endIndex")
     rt.activate(node, "completed")
 
