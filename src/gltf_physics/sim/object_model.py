@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -63,7 +62,7 @@ class ObjectModel:
         self._cache_step = -1
         self._reads = self._last_reads = 0  # root body pose reads this step and the step before
         self._rows: dict[int, int] | None = None  # built on the first TRS read (_root_rows)
-        self._many: tuple[Sequence[int], Any] = ([], None)  # trs_many's last nodes and their rows (None: not all)
+        self._many: tuple[list[int] | range, Any] = ([], None)  # trs_many's last nodes and their rows (None: not all)
         self.trs: dict[int, dict[str, tuple[float, ...]]] = {}  # node → TRS components set on it
 
     def _root_rows(self) -> dict[int, int]:
@@ -164,7 +163,7 @@ class ObjectModel:
             return tuple(pose[4:]) if part == "translation" else tuple(pose[:4])
         return self._local_trs(node, part)
 
-    def trs_many(self, nodes: Sequence[int], part: str) -> np.ndarray | None:
+    def trs_many(self, nodes: list[int] | range, part: str) -> np.ndarray | None:
         """(N, 3) translations or (N, 4) rotations (float64) of the root body nodes ``nodes`` (a list or a range)
         now, from one bulk pose read: the numbers :meth:`value` gives one by one (None: a node is not a root body,
         or ``part`` is neither: read them one by one)."""
