@@ -379,6 +379,7 @@ class GraphRunner:
     def set_variable(self, name_or_index: int | str, value: Any) -> None:
         """Set a custom variable from Python."""
         self.variables[self.variable_index(name_or_index)] = value
+        self.epoch += 1  # a value kept from before must not hide the new one
 
     def log(self, message: str, node: RNode | None = None) -> None:
         """A ``debug/log`` line: kept in ``logs`` and passed to the host."""
