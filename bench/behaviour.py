@@ -4,6 +4,8 @@ Rows (each a tick of one graph on the document host, the median of ``--repeat`` 
 - ``for → (nothing)``: 10,000 loop iterations whose body is unconnected (the loop's own work);
 - ``for → variable/set(sum + index)``: each iteration activates a ``variable/set`` whose value is
   ``math/add(variable/get, for.index)`` — 10,000 activations, 30,000 value reads;
+- the same with the runner's ``vectorise`` off: the scalar loop, one activation after the other (the vectorised
+  ``flow/for`` runs this body for every index at once, ``behaviour/vector.py``);
 - baseline: a plain Python ``for`` loop of 10,000 doing ``total += i`` (and one calling a function per iteration).
 
 Usage: ``python bench/behaviour.py [--repeat N]``. Prints µs per iteration and the ratio to the plain loop, with
@@ -29,7 +31,7 @@ from gltf_physics.behaviour.run import GraphRunner
 N = 10_000
 
 
-def _graph(body: bool) -> GraphRunner:
+def _graph(body: bool, vectorise: bool = True) -> GraphRunner:
     nodes = [
         {"op": "event/onTick", "flows": {"out": 1}},
         {"op": "flow/for", "values": {"startIndex": inline("int", 0), "endIndex": inline("int", N)},
@@ -40,7 +42,9 @@ def _graph(body: bool) -> GraphRunner:
     ]
     doc = graph_doc(nodes, variables=[variable("int", 0)])
     graph = read_interactivity(doc).graphs[0]  # type: ignore[union-attr]
-    return GraphRunner(graph, DocumentHost(doc))
+    runner = GraphRunner(graph, DocumentHost(doc))
+    runner.vectorise = vectorise
+    return runner
 
 
 def _time_ticks(runner: GraphRunner, repeat: int) -> float:
@@ -88,7 +92,8 @@ def main() -> None:
     plain, plain_call = _plain(args.repeat)
     rows = [("plain Python loop (total += i)", plain), ("plain Python loop calling a function", plain_call),
             ("graph: flow/for → (nothing)", _time_ticks(_graph(False), args.repeat)),
-            ("graph: flow/for → variable/set(get + index)", _time_ticks(_graph(True), args.repeat))]
+            ("graph: flow/for → variable/set(get + index)", _time_ticks(_graph(True), args.repeat)),
+            ("  the same, scalar loop (vectorise = False)", _time_ticks(_graph(True, False), args.repeat))]
     print(f"load average {os.getloadavg()[0]:.2f}; {N:,} iterations per tick, median of {args.repeat}")
     print(f"{'row':46} {'ms/tick':>9} {'µs/iter':>9} {'× plain':>9}")
     for name, seconds in rows:

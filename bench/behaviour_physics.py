@@ -6,7 +6,8 @@ Each tick the graph reads every body's height (``flow/for`` over the 1,000 body 
 body above the ceiling (``pointer/set`` of its ``linearVelocity``: never, in a settling pile), and writes the mean
 height through a chain of math nodes into a marker node's ``translation`` (``pointer/set`` on a node without
 physics, so both runs simulate the same bodies). The rows: the pile alone (``graph=False``), with the graph, and
-with the same graph looping over 10 bodies only (what a graph reacting to a few bodies costs).
+with the same graph looping over 10 bodies only (what a graph reacting to a few bodies costs), and the 1,000-body
+graph with the runner's ``vectorise`` off (its ``flow/for`` one iteration after the other).
 Goal (the behaviour-graph page of the docs): ≤ 1.2× the pile alone.
 
 Usage: ``python bench/behaviour_physics.py [--steps N] [--repeats N]``; prints the table with the load average.
@@ -85,9 +86,11 @@ def add_graph(path: Path, bodies: range, name: str = "pile_graph.gltf") -> tuple
     return out, len(g.nodes)
 
 
-def run(path: Path, steps: int, graph: Any) -> tuple[float, World]:
-    """Seconds for ``steps`` steps (the World built beforehand)."""
+def run(path: Path, steps: int, graph: Any, vectorise: bool = True) -> tuple[float, World]:
+    """Seconds for ``steps`` steps (the World built beforehand; ``vectorise`` False: the graph's scalar loop)."""
     world = World.from_file(path, rate=RATE, graph=graph)
+    if world.graph is not None:
+        world.graph.vectorise = vectorise
     t0 = time.perf_counter()
     for _ in range(steps):
         world.step()
@@ -104,13 +107,14 @@ def main() -> None:
         plain = write_pile(Path(tmp), "khr")
         with_graph, nodes = add_graph(plain, range(1, 1001))
         ten, _ = add_graph(plain, range(1, 11), "pile_graph_10.gltf")
-        alone, graphed, few = [], [], []
+        alone, graphed, few, scalar = [], [], [], []
         world: World | None = None
         for _ in range(args.repeats):  # interleaved: a load change hits every row alike
             alone.append(run(with_graph, args.steps, False)[0])
             seconds, world = run(with_graph, args.steps, None)
             graphed.append(seconds)
             few.append(run(ten, args.steps, None)[0])
+            scalar.append(run(with_graph, args.steps, None, vectorise=False)[0])
         assert world is not None and world.graph is not None and not world.graph.errors, world.graph_errors
         marker = len(json.loads(with_graph.read_text(encoding="utf-8"))["nodes"]) - 1
         mean = world.get(f"/nodes/{marker}/translation")[1]
@@ -123,6 +127,8 @@ def main() -> None:
     print(f"{f'pile + {nodes}-node graph on onTick (1000 gets)':<46}{b * per_step:>9.3f}{b / a:>8.2f}")
     c = statistics.median(few)
     print(f"{'the same graph over 10 bodies (10 gets)':<46}{c * per_step:>9.3f}{c / a:>8.2f}")
+    d = statistics.median(scalar)
+    print(f"{'the 1000-body graph, scalar loop (no NumPy)':<46}{d * per_step:>9.3f}{d / a:>8.2f}")
     print(f"(the graph's last mean height: {mean:.3f} m; activations in its last tick: {world.graph.count})")
 
 

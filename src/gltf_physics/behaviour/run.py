@@ -13,6 +13,7 @@ out of ``start``/``tick``/``fire``/``send``.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import sys
 from collections.abc import Callable
@@ -45,8 +46,8 @@ class Line:
 class RNode:
     """A compiled node: its operation's callables, inline values, links resolved to nodes, state and outputs."""
 
-    __slots__ = ("compute", "config", "consts", "flows", "index", "links", "op", "out", "pointer", "run",
-                 "source", "spec", "state", "value")
+    __slots__ = ("cached", "compute", "config", "consts", "flows", "index", "links", "op", "out", "pointer", "read",
+                 "run", "seen", "source", "spec", "state", "thunk", "value")
 
     def __init__(self, source: GraphNode, spec: OpSpec) -> None:
         self.index = source.index
@@ -60,6 +61,10 @@ class RNode:
         self.flows: dict[str, tuple[RNode, str]] = {}
         self.out: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
+        self.read: dict[str, Callable[[], Any]] = {}  # input socket → its compiled reader (GraphRunner._compile)
+        self.seen = -1  # the flow epoch of ``cached`` (a pure node's outputs, kept within one flow activation)
+        self.cached: Any = None
+        self.thunk: Callable[[], Any] | None = None  # a pure one-output node's value, bound to its input readers
         self.compute = spec.compute
         self.value = spec.value
         self.run = spec.run
@@ -97,6 +102,7 @@ class GraphRunner:
         self.count = 0
         self.epoch = 0  # flow activations so far: math/random keeps its value while this is unchanged
         self.draft = graph.form != "current"
+        self.vectorise = True  # False: every flow/for runs its scalar loop (the vectorised one's reference)
         self.variables: list[Any] = [self._initial(v.type, v.value, v.pointer) for v in graph.variables]
         self._var_names = {v.id: i for i, v in enumerate(graph.variables) if v.id is not None}
         self._delays: list[tuple[float, int, RNode, int]] = []
@@ -113,6 +119,7 @@ class GraphRunner:
             self.listeners.setdefault(node.op, []).append(node)
             if node.spec.init is not None:
                 node.spec.init(self, node)
+        self._compile()  # after init: a bound value reads what init prepared (a variable's index…)
 
     # ----- compile -------------------------------------------------------------------------------------------
     def _initial(self, type_index: int | None, raw: list[Any] | None, pointer: str) -> Any:
@@ -140,22 +147,78 @@ class GraphRunner:
 
     # ----- evaluation ----------------------------------------------------------------------------------------
     def get(self, node: RNode, socket: str) -> Any:
-        """The value of ``node``'s input ``socket``: inline, or the linked node's output (pure nodes recompute)."""
-        link = node.links.get(socket)
-        if link is None:
-            try:
-                return node.consts[socket]
-            except KeyError:
-                raise GraphError(f"{node.op} has no value for input '{socket}'", node.pointer) from None
-        src, out, fast = link
+        """The value of ``node``'s input ``socket``: inline, or the linked node's output (a pure node is evaluated
+        once per flow epoch, see :meth:`_reader`)."""
+        read = node.read.get(socket)
+        if read is None:
+            raise GraphError(f"{node.op} has no value for input '{socket}'", node.pointer)
+        return read()
+
+    # ----- compiled readers ----------------------------------------------------------------------------------
+    def _compile(self) -> None:
+        """Give every input socket a reader closure (done once, and again after a deep copy: closures are shared
+        by ``copy.deepcopy``, so a copy's readers must be its own)."""
+        for node in self.nodes:
+            node.read = {socket: self._reader(node, socket) for socket in (*node.consts, *node.links)}
+        for node in self.nodes:  # then each one-output pure node's value over those readers
+            fast = node.value
+            if fast is not None:
+                bind = getattr(fast, "bind", None)
+                thunk = bind(self, node) if bind is not None else None
+                node.thunk = thunk if thunk is not None else (lambda fast=fast, node=node: fast(self, node))
+
+    def _reader(self, node: RNode, socket: str) -> Callable[[], Any]:
+        """The reader of one input socket. The specification keeps a node's output values until a node with flow
+        sockets executes ("output value sockets MUST retain their values until an interactivity node with one or
+        more flow sockets is executed"): a pure node's outputs are computed on the first read of a flow epoch and
+        kept for the rest of it, so a ``math/extract3`` read by two nodes runs its ``pointer/get`` once. ``epoch``
+        moves before and after every flow node's execution (:meth:`activate`) and whenever a loop's index moves."""
+        if socket in node.consts:
+            constant = node.consts[socket]
+            return lambda: constant
+        src, out, fast = node.links[socket]
+        if src.compute is None:  # a flow node's output value: what it keeps
+            outputs = src.out
+
+            def kept() -> Any:
+                try:
+                    return outputs[out]
+                except KeyError:
+                    raise GraphError(f"{src.op} has no output '{out}'", node.pointer) from None
+            return kept
+        rt = self
         if fast is not None:
-            return fast(self, src)
+            def value() -> Any:
+                if src.seen == rt.epoch:
+                    return src.cached
+                result = src.thunk()  # type: ignore[misc]
+                src.cached, src.seen = result, rt.epoch
+                return result
+            return value
         compute = src.compute
-        values = compute(self, src) if compute is not None else src.out
-        try:
-            return values[out]
-        except KeyError:
-            raise GraphError(f"{src.op} has no output '{out}'", node.pointer) from None
+        uncached = src.value is not None  # another socket of a one-output node: an error, never kept
+
+        def socket_value() -> Any:
+            if src.seen == rt.epoch and not uncached:
+                values = src.cached
+            else:
+                values = compute(rt, src)
+                if not uncached:
+                    src.cached, src.seen = values, rt.epoch
+            try:
+                return values[out]
+            except KeyError:
+                raise GraphError(f"{src.op} has no output '{out}'", node.pointer) from None
+        return socket_value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GraphRunner:
+        """A deep copy (``World.snapshot``) whose readers read the copy's nodes."""
+        clone = self.__class__.__new__(self.__class__)
+        memo[id(self)] = clone
+        for key, item in self.__dict__.items():
+            setattr(clone, key, copy.deepcopy(item, memo))
+        clone._compile()
+        return clone
 
     def has_input(self, node: RNode, socket: str) -> bool:
         """Whether ``node`` has an input ``socket`` (inline or linked)."""
@@ -175,11 +238,13 @@ class GraphRunner:
         run = target.run
         if run is not None:
             run(self, target, in_socket)
+            self.epoch += 1  # the node executed: values read after this are read afresh
 
     # ----- entries -------------------------------------------------------------------------------------------
     def _entry(self, call: Callable[[], None]) -> None:
         if self.stopped:
             return
+        self.epoch += 1  # Python may have changed variables or the world since the last entry
         try:
             call()
         except GraphError as err:
@@ -314,6 +379,7 @@ class GraphRunner:
     def set_variable(self, name_or_index: int | str, value: Any) -> None:
         """Set a custom variable from Python."""
         self.variables[self.variable_index(name_or_index)] = value
+        self.epoch += 1  # a value kept from before must not hide the new one
 
     def log(self, message: str, node: RNode | None = None) -> None:
         """A ``debug/log`` line: kept in ``logs`` and passed to the host."""

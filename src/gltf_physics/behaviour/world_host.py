@@ -67,6 +67,12 @@ class WorldHost:
             return int(value)
         return value
 
+    def trs_many(self, nodes: list[int], part: str) -> Any:
+        """The ``translation`` or ``rotation`` of every node in ``nodes`` as one (N, 3|4) float64 array, the same
+        numbers as ``get_pointer`` of each node's pointer; None when one of them is not a root body (the caller
+        reads them one by one)."""
+        return self.world.object_model.trs_many(nodes, part)
+
     def set_pointer(self, pointer: str, value: Any) -> None:
         """``World.set`` (a body's node TRS moves the body); other Object Model pointers (materials, lights…) go
         to the document host's copy of the JSON."""

@@ -62,6 +62,7 @@ class ObjectModel:
         self._cache_step = -1
         self._reads = self._last_reads = 0  # root body pose reads this step and the step before
         self._rows: dict[int, int] | None = None  # built on the first TRS read (_root_rows)
+        self._many: tuple[list[int] | range, Any] = ([], None)  # trs_many's last nodes and their rows (None: not all)
         self.trs: dict[int, dict[str, tuple[float, ...]]] = {}  # node → TRS components set on it
 
     def _root_rows(self) -> dict[int, int]:
@@ -161,6 +162,28 @@ class ObjectModel:
             pose = self._cache[row]
             return tuple(pose[4:]) if part == "translation" else tuple(pose[:4])
         return self._local_trs(node, part)
+
+    def trs_many(self, nodes: list[int] | range, part: str) -> np.ndarray | None:
+        """(N, 3) translations or (N, 4) rotations (float64) of the root body nodes ``nodes`` (a list or a range)
+        now, from one bulk pose read: the numbers :meth:`value` gives one by one (None: a node is not a root body,
+        or ``part`` is neither: read them one by one)."""
+        if part not in ("translation", "rotation"):
+            return None
+        if nodes != self._many[0]:  # a graph reads the same nodes tick after tick: their rows are found once
+            rows_of = self._root_rows()
+            found = [rows_of.get(n) for n in nodes]
+            rows: Any = None
+            if found and None not in found:
+                rows = np.asarray(found, dtype=np.intp)
+                if (np.diff(rows) == 1).all():  # consecutive rows: a slice, no gather
+                    rows = slice(int(rows[0]), int(rows[-1]) + 1)
+            self._many = (nodes, rows)
+        rows = self._many[1]
+        if rows is None:
+            return None
+        poses = self.world.engine.read_poses()
+        columns = slice(4, 7) if part == "translation" else slice(0, 4)
+        return poses[rows, columns].astype(np.float64)
 
     def moved(self) -> None:
         """Bodies were moved between steps (a pose set): the next read reads them again."""

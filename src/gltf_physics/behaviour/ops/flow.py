@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from ..errors import GraphError
+from ..vector import run_for
 from .spec import OpSpec, table
 
 
@@ -71,12 +72,18 @@ def _for(rt: Any, node: Any, socket: str) -> None:
     get, out = rt.get, node.out
     index = get(node, "startIndex")
     out["index"] = index
+    rt.epoch += 1  # the index moved: a pure node reading it is evaluated afresh
     end_linked = "endIndex" in node.links
     end = get(node, "endIndex")
     body = node.flows.get("loopBody")
     target, in_socket = body if body is not None else (None, "")
     run = target.run if target is not None else None
     budget = rt.budget
+    if run is not None and not end_linked and in_socket == "in" and run_for(rt, node, target, index, end):
+        out["index"] = max(index, end)  # NumPy ran every iteration at once, with the same results
+        rt.epoch += 1
+        rt.activate(node, "completed")
+        return
     while index < end:
         rt.count += 2 if body is not None else 1  # the body's activation and the self-activation of `in`
         rt.epoch += 1
@@ -87,6 +94,7 @@ def _for(rt: Any, node: Any, socket: str) -> None:
         index += 1  # index < end ≤ 2**31 - 1: no wrap-around possible
         out["index"] = index
         if end_linked:
+            rt.epoch += 1  # the body executed and the index moved: the end is read afresh
             end = get(node, "endIndex")
     rt.activate(node, "completed")
 

@@ -153,9 +153,16 @@ def _ctz(a: int) -> int:
 
 
 # ----- lifting scalar functions to sockets -----------------------------------------------------------------
+# Each lifted ``value(rt, node)`` carries ``value.bind(rt, node)``: the same computation as a closure over the
+# node's compiled input readers (GraphRunner._compile), so a read runs no socket lookup. ``bind`` gives None when
+# an input is missing: the unbound form then reports it.
+def _readers(node: Any, *sockets: str) -> list[Callable[[], Any]] | None:
+    found = [node.read.get(s) for s in sockets]
+    return None if None in found else found  # type: ignore[return-value]
+
+
 def _lift1(fn: Callable[[Any], Any], ifn: Callable[[int], int] | None = None) -> Callable[[Any, Any], Any]:
-    def value(rt: Any, node: Any) -> Any:
-        a = rt.get(node, "a")
+    def apply(a: Any) -> Any:
         if a.__class__ is float:
             return fn(a)
         if a.__class__ is int and ifn is not None:
@@ -164,13 +171,22 @@ def _lift1(fn: Callable[[Any], Any], ifn: Callable[[int], int] | None = None) ->
             out = tuple(fn(x) for x in a)
             return Mat(out) if isinstance(a, Mat) else out
         return fn(float(a))
+
+    def value(rt: Any, node: Any) -> Any:
+        return apply(rt.get(node, "a"))
+
+    def bind(rt: Any, node: Any) -> Callable[[], Any] | None:
+        found = _readers(node, "a")
+        if found is None:
+            return None
+        (ra,) = found
+        return lambda: apply(ra())
+    value.bind = bind  # type: ignore[attr-defined]
     return value
 
 
 def _lift2(fn: Callable[[Any, Any], Any], ifn: Callable[[int, int], int] | None = None) -> Callable[[Any, Any], Any]:
-    def value(rt: Any, node: Any) -> Any:
-        get = rt.get
-        a, b = get(node, "a"), get(node, "b")
+    def apply(a: Any, b: Any) -> Any:
         if a.__class__ is float:
             return fn(a, b)
         if a.__class__ is int and ifn is not None:
@@ -179,12 +195,29 @@ def _lift2(fn: Callable[[Any, Any], Any], ifn: Callable[[int, int], int] | None 
             out = tuple(fn(x, y) for x, y in zip(a, b, strict=True))
             return Mat(out) if isinstance(a, Mat) else out
         return fn(a, b)
+
+    def value(rt: Any, node: Any) -> Any:
+        get = rt.get
+        return apply(get(node, "a"), get(node, "b"))
+
+    def bind(rt: Any, node: Any) -> Callable[[], Any] | None:
+        found = _readers(node, "a", "b")
+        if found is None:
+            return None
+        ra, rb = found
+
+        def thunk() -> Any:
+            a, b = ra(), rb()
+            if a.__class__ is float:
+                return fn(a, b)
+            return apply(a, b)
+        return thunk
+    value.bind = bind  # type: ignore[attr-defined]
     return value
 
 
 def _lift3(fn: Callable[[Any, Any, Any], Any], ifn: Any = None) -> Callable[[Any, Any], Any]:
-    def value(rt: Any, node: Any) -> Any:
-        a, b, c = rt.get(node, "a"), rt.get(node, "b"), rt.get(node, "c")
+    def apply(a: Any, b: Any, c: Any) -> Any:
         if a.__class__ is int and ifn is not None:
             return ifn(a, b, c)
         if isinstance(a, tuple):
@@ -192,12 +225,31 @@ def _lift3(fn: Callable[[Any, Any, Any], Any], ifn: Any = None) -> Callable[[Any
             out = tuple(fn(x, y, z) for x, y, z in zip(a, b, cs, strict=True))
             return Mat(out) if isinstance(a, Mat) else out
         return fn(a, b, c)
+
+    def value(rt: Any, node: Any) -> Any:
+        return apply(rt.get(node, "a"), rt.get(node, "b"), rt.get(node, "c"))
+
+    def bind(rt: Any, node: Any) -> Callable[[], Any] | None:
+        found = _readers(node, "a", "b", "c")
+        if found is None:
+            return None
+        ra, rb, rc = found
+        return lambda: apply(ra(), rb(), rc())
+    value.bind = bind  # type: ignore[attr-defined]
     return value
 
 
 def _compare(fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], Any]:
     def value(rt: Any, node: Any) -> Any:
         return fn(rt.get(node, "a"), rt.get(node, "b"))
+
+    def bind(rt: Any, node: Any) -> Callable[[], Any] | None:
+        found = _readers(node, "a", "b")
+        if found is None:
+            return None
+        ra, rb = found
+        return lambda: fn(ra(), rb())
+    value.bind = bind  # type: ignore[attr-defined]
     return value
 
 

@@ -95,19 +95,55 @@ def _init(rt: Any, node: Any) -> None:
     node.state["static"] = "/" + "/".join(parts) if all(isinstance(p, str) for p in parts) else None  # type: ignore[arg-type]
     node.state["type"] = signature
     node.state["default"] = default(signature)
+    node.state["fits"] = _fits(signature)
+    params = [p[0] for p in parts if isinstance(p, tuple)]
+    node.state["single"] = params[0] if len(params) == 1 else None
+    node.state["memo"] = {}  # int parameter → effective pointer
+
+
+_FLOATN = {"float2": 2, "float3": 3, "float4": 4}
+
+
+def _fits(signature: str) -> Any:
+    """A fast test of ``type_of(value) == signature`` for the common signatures (the general test otherwise)."""
+    if signature == "float":
+        return lambda value: value.__class__ is float
+    size = _FLOATN.get(signature)
+    if size is not None:
+        return lambda value: value.__class__ is tuple and len(value) == size
+    return lambda value: type_of(value) == signature
 
 
 def effective(rt: Any, node: Any) -> str | None:
     """The effective pointer for the node's current parameter values (None: a parameter is invalid)."""
-    static = node.state["static"]
+    state = node.state
+    static = state["static"]
     if static is not None:
         return static
+    single = state["single"]
+    if single is not None:  # one parameter (``/nodes/[i]/translation``): the pointer of an int is made once
+        value = rt.get(node, single)
+        if value.__class__ is int:
+            memo = state["memo"]
+            pointer = memo.get(value)
+            if pointer is None:
+                pointer = _build(rt, node, [value])
+                if pointer is not None and len(memo) < 100_000:
+                    memo[value] = pointer
+            return pointer
+        return _build(rt, node, [value])
+    return _build(rt, node, [rt.get(node, part[0]) for part in state["parts"] if isinstance(part, tuple)])
+
+
+def _build(rt: Any, node: Any, values: list[Any]) -> str | None:
+    """The pointer of the template's parts with ``values`` in its parameters (None: a value is invalid)."""
+    given = iter(values)
     out = []
     for part in node.state["parts"]:
         if isinstance(part, str):
             out.append(part)
             continue
-        value = rt.get(node, part[0])
+        value = next(given)
         if isinstance(value, str):  # a reference: the pointer's last segment
             out.append(value.rsplit("/", 1)[-1])
         elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -124,7 +160,7 @@ def _get(rt: Any, node: Any) -> dict[str, Any]:
             value = rt.host.get_pointer(pointer)
         except GraphError:
             value = None
-        if value is not None and type_of(value) == node.state["type"]:  # another type: not this property
+        if value is not None and node.state["fits"](value):  # another type: not this property
             return {"value": value, "isValid": True}
     return {"value": node.state["default"], "isValid": False}
 

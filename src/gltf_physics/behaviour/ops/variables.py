@@ -61,6 +61,14 @@ def _get(rt: Any, node: Any) -> Any:
     return rt.variables[node.state["v"]]
 
 
+def _bind_get(rt: Any, node: Any) -> Any:
+    index = node.state["v"]
+    return lambda: rt.variables[index]
+
+
+_get.bind = _bind_get  # type: ignore[attr-defined]  # the compiled form (GraphRunner._compile)
+
+
 def _set_init(rt: Any, node: Any) -> None:
     targets = _set_targets(rt.graph, node.source)
     if not targets or any(i is None for _, i in targets):
