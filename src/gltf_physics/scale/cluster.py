@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import dask
 from distributed import Client, LocalCluster
 
+from .isolation import ONE_THREAD_ENV
 from .main_guard import check_main_guard
 
 # Background chores of a local cluster's servers, slowed or off. At their defaults (an event-loop tick every 20 ms
@@ -60,7 +61,7 @@ def local_cluster(n: int) -> Iterator[tuple[LocalCluster, Client]]:
     with dask.config.set(_QUIET), _workers_ignore_ctrl_c():
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                               silence_logs=logging.CRITICAL)
+                               silence_logs=logging.CRITICAL, env=ONE_THREAD_ENV)
     with cluster, Client(cluster) as local:
         yield cluster, local
 

@@ -35,6 +35,7 @@ class RunnerDied(Exception):
 # Native thread pools a runner's libraries would size to the whole machine: with one runner per worker thread,
 # N workers would start N × cores threads fighting for the cores (rows slow down as workers are added).
 _ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS")
+ONE_THREAD_ENV = dict.fromkeys(_ONE_THREAD, "1")  # what a local cluster's worker processes start with
 
 
 class Runner:

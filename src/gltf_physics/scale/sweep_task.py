@@ -37,10 +37,14 @@ def check_pointer(pointer: str) -> None:
 
 def run_chunk(scene: str, chunk: list[tuple[int, dict[str, Any]]], duration: float, rate: float, substeps: int,
               trace: bool) -> list[dict[str, Any]]:
-    """Several runs in one task (a task costs the scheduler milliseconds; a small run costs less than that), on
-    one physics thread: the workers are the parallelism, and Rapier's pool would otherwise take every core in
-    every worker (N workers, N × cores threads spinning for the cores). Results do not depend on it."""
-    return [run(scene, index, values, duration, rate, substeps, trace, threads=1) for index, values in chunk]
+    """Several runs in one task (a task costs the scheduler milliseconds; a small run costs less than that).
+
+    The runs use the worker's own physics thread pool: a local cluster starts its workers with one thread per
+    native pool (``RAYON_NUM_THREADS=1``: the workers are the parallelism). Not ``World(threads=1)``: the
+    rapier3d bindings give each such world a pool whose thread outlives it (measured: 30 worlds, 30 more
+    threads, after ``gc.collect()`` too), so a worker running 1,000 runs held 500 threads and its time went to
+    the kernel (2 workers no faster than 1 on a 2,048-run sweep). Results do not depend on the thread count."""
+    return [run(scene, index, values, duration, rate, substeps, trace) for index, values in chunk]
 
 
 def run(scene: str, index: int, values: dict[str, Any], duration: float, rate: float, substeps: int,
