@@ -18,7 +18,7 @@ from typing import Any
 
 from .ops import OPS
 from .ops.physics import PHYSICS_EXTENSION
-from .values import MATRICES, Mat
+from .values import MATRICES, Mat, type_of
 
 _EXTENSIONS = {"rigid_body/": PHYSICS_EXTENSION, "event/rigid_body_": PHYSICS_EXTENSION}
 _CONCRETE = frozenset({"bool", "int", "float", "float2", "float3", "float4", "ref"} | MATRICES)
@@ -124,18 +124,14 @@ class GraphBuilder:
 
 
 def _signature(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, Mat):
-        return {4: "float2x2", 9: "float3x3", 16: "float4x4"}[len(value)]
-    if isinstance(value, (tuple, list)) and 2 <= len(value) <= 4:
+    """A Python value's socket type for the graph being written: the run-time :func:`~.values.type_of`, with
+    lists taken as vectors, ``None`` and strings as ``ref``, and anything else refused."""
+    if isinstance(value, (tuple, list)) and not isinstance(value, Mat):
+        if not 2 <= len(value) <= 4:
+            raise TypeError(f"no behaviour-graph type for {value!r}")
         return f"float{len(value)}"
-    if value is None or isinstance(value, str):
-        return "ref"
+    if value is None or isinstance(value, (bool, int, float, str, Mat)):
+        return type_of(value)
     raise TypeError(f"no behaviour-graph type for {value!r}")
 
 
