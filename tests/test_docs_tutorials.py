@@ -101,6 +101,13 @@ def test_readme_python_runs_as_written(tmp_path: Path) -> None:
               if lang == "python"]
     assert len(blocks) == 1
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    # The robot the block drives, converted as the README says: PyBullet's A1 (an installed test package).
+    import pybullet_data
+
+    urdf = Path(pybullet_data.getDataPath()) / "a1" / "a1.urdf"
+    made = subprocess.run([sys.executable, "-m", "gltf_physics", "convert", str(urdf), "a1.glb", "--to", "khr", "-q"],
+                          cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300, check=False)
+    assert made.returncode == 0, made.stderr[-3000:]
     script = tmp_path / "readme.py"
     script.write_text(blocks[0], encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=_env(), capture_output=True, text=True,
@@ -108,3 +115,5 @@ def test_readme_python_runs_as_written(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "boxes.khr.gltf").is_file()
     assert "'event': 'enter', 'trigger': 8, 'node': 3" in done.stdout  # the ball reaches the landing zone
+    knee = float(done.stdout.splitlines()[-1])  # FR_upper_joint after one step towards 0.8 rad from its start
+    assert 0.0 < knee < 0.8
