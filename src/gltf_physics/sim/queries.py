@@ -104,3 +104,28 @@ class ColliderTriggerLog:
         counts, n = state
         self.counts = dict(counts)
         del self.events[n:]
+
+
+class BodyQueries:
+    """The behaviour-graph calls of an engine's world (``sim/engine.py``), each handed to its engine's queries
+    module, which ``_queries()`` gives (``sim/rapier/queries.py``, ``sim/mujoco/queries.py``): the wrappers
+    written once for both engines."""
+
+    def _queries(self) -> Any:
+        raise NotImplementedError
+
+    def apply_impulse(self, node: int, linear: Any, angular: Any = (0.0, 0.0, 0.0)) -> None:
+        """World linear and angular impulses on a dynamic body node, now."""
+        self._queries().apply_impulse(self, node, linear, angular)
+
+    def apply_point_impulse(self, node: int, impulse: Any, point: Any) -> None:
+        """A world impulse at a world point on a dynamic body node, now."""
+        self._queries().apply_point_impulse(self, node, impulse, point)
+
+    def ray_cast(self, start: Any, end: Any, filter_index: int | None = None) -> RayHit | None:
+        """The closest solid collider on the world segment ``start``→``end``, or None."""
+        return self._queries().ray_cast(self, start, end, filter_index)
+
+    def velocities(self, node: int) -> tuple[Any, Any]:
+        """World linear and angular velocity of a body node now."""
+        return self._queries().velocities(self, node)

@@ -32,7 +32,7 @@ from ..animation import AnimationSchedule
 from ..errors import SimulationError, finite_vec3, motion_number
 from ..filters import class_table
 from ..frames import carried_matrix, world_matrices
-from ..queries import ColliderTriggerLog, RayHit
+from ..queries import BodyQueries, ColliderTriggerLog
 from ..triggers import TriggerTracker
 
 try:
@@ -52,7 +52,7 @@ def require_mujoco() -> Any:
     return mujoco
 
 
-class MujocoWorld:
+class MujocoWorld(BodyQueries):
     """The engine interface of ``World`` (``sim.engine.Engine``) over one compiled MJCF model and its data
     (module docstring). ``threads`` and ``articulations`` are Rapier's options: MuJoCo steps on one thread, and
     its joints are always in generalized coordinates."""
@@ -280,35 +280,14 @@ class MujocoWorld:
             raise SimulationError(f"motion field {field!r} is not settable on MuJoCo", node=node)
         mujoco.mj_forward(self.model, self.data)
 
-    def apply_impulse(self, node: int, linear: Any, angular: Any = (0.0, 0.0, 0.0)) -> None:
-        """World linear and angular impulses on a dynamic body node, now (``sim/mujoco/queries.py``)."""
+    def _queries(self) -> Any:
         from . import queries  # imports mujoco: only once a MuJoCo world exists
 
-        queries.apply_impulse(self, node, linear, angular)
-
-    def apply_point_impulse(self, node: int, impulse: Any, point: Any) -> None:
-        """A world impulse at a world point on a dynamic body node, now."""
-        from . import queries  # imports mujoco: only once a MuJoCo world exists
-
-        queries.apply_point_impulse(self, node, impulse, point)
-
-    def ray_cast(self, start: Any, end: Any, filter_index: int | None = None) -> RayHit | None:
-        """The closest solid collider on the world segment ``start``→``end``, or None."""
-        from . import queries  # imports mujoco: only once a MuJoCo world exists
-
-        return queries.ray_cast(self, start, end, filter_index)
-
-    def velocities(self, node: int) -> tuple[np.ndarray, np.ndarray]:
-        """World linear and angular velocity of a body node now."""
-        from . import queries  # imports mujoco: only once a MuJoCo world exists
-
-        return queries.velocities(self, node)
+        return queries
 
     def set_pose(self, node: int, translation: Any, rotation: Any) -> None:
         """Move a body node's body to a world pose (translation, xyzw rotation) now."""
-        from . import queries  # imports mujoco: only once a MuJoCo world exists
-
-        queries.set_pose(self, node, translation, rotation, _to_mj_quat)
+        self._queries().set_pose(self, node, translation, rotation, _to_mj_quat)
 
     # -- snapshots -------------------------------------------------------------------------------------
     def snapshot(self) -> tuple[Any, ...]:

@@ -61,7 +61,7 @@ from ...model import Body, MotionType, PhysicsScene
 from ..animation import AnimationSchedule
 from ..errors import SimulationError, finite_vec3, motion_number
 from ..frames import carried_matrix, world_matrices
-from ..queries import ColliderTriggerLog, RayHit
+from ..queries import BodyQueries, ColliderTriggerLog
 from ..triggers import TriggerTracker
 from . import link_contacts, queries
 from .armature import steady_tiny_links
@@ -71,6 +71,7 @@ from .controllers import build_controllers, controller_of, set_controlled
 from .gravity import GravityVolumes
 from .joints import build_joints
 from .partners import joint_partners, partner_parent
+from .pushes import Pushes
 from .shapes import collider_builder
 
 EARTH_GRAVITY = (0.0, -9.81, 0.0)
@@ -78,7 +79,7 @@ _POSE_HEADER = 8  # bytes before the 7 float32 of Isometry3.to_bytes() (quaterni
 _ALL_TYPES = rp.ActiveCollisionTypes.all()
 
 
-class RapierWorld:
+class RapierWorld(BodyQueries):
     """The engine interface ``World`` runs on (``sim.engine.Engine``) over one Rapier ``PhysicsWorld``
     (module docstring)."""
 
@@ -140,7 +141,7 @@ class RapierWorld:
         self.hooks = link_contacts.install(self, self.joints, self.hooks)
         self.world.physics_hooks = self.hooks
         self.controllers = build_controllers(self, scene)  # gravity volumes, thrusters, vehicles
-        self._pushes: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # node → (force, world point) for one step
+        self.pushes = Pushes(self)  # a user's grab: forces for one step
 
     # -- the joint interface -------------------------------------------------------------------------
     @property
@@ -390,17 +391,17 @@ class RapierWorld:
                     self._steadied_at = self.joints.version
             for controller in self.controllers:
                 controller.before_step(self.dt)
-            held = self._apply_pushes()
+            held = self.pushes.apply()
             before = self.time
             self.world.step()
             if self.joints is not None:
                 self.joints.after_step()
-            self._undo_pushes(held)
+            self.pushes.undo(held)
             self.substep_count += 1
             self._check_finite()
             self._drain_events(before)
         self.query_dirty = False  # the step left the query pipeline at the new poses
-        self._pushes.clear()  # a push lasts one step (all its substeps)
+        self.pushes.pending.clear()  # a push lasts one step (all its substeps)
 
     def _follow_animation(self, t: float) -> None:
         """Aim every animated kinematic body at its sampled pose at ``t`` (the coming step's end)."""
@@ -517,48 +518,10 @@ class RapierWorld:
     # -- runtime changes -----------------------------------------------------------------------------
     def push(self, node: int, force: Any, point: Any) -> None:
         """A world force (N) at a world point on a dynamic body for the next step only (a user's grab)."""
-        handle = self.handle_of.get(node)
-        if handle is None or not self.world.rigid_bodies[handle].is_dynamic:
-            raise SimulationError(f"node {node} is not a dynamic body", node=node)
-        f, p = np.asarray(force, dtype=float).reshape(3), np.asarray(point, dtype=float).reshape(3)
-        if not (np.all(np.isfinite(f)) and np.all(np.isfinite(p))):
-            raise SimulationError("a push needs a finite force and point", node=node)
-        self._pushes[node] = (f, p)
+        self.pushes.add(node, force, point)
 
-    def _apply_pushes(self) -> list[tuple[rp.RigidBody, Any, Any]]:
-        """Add the pending pushes as user forces for one engine step; returns what to put back after it."""
-        held = []
-        for node, (f, p) in self._pushes.items():
-            b = self.world.rigid_bodies[self.handle_of[node]]
-            # Rapier keeps user forces across steps: the body's own (controllers') are restored after the step.
-            held.append((b, b.user_force, b.user_torque))
-            b.add_force_at_point(rp.Vec3(*f.tolist()), rp.Vec3(*p.tolist()), True)
-        if held:
-            self._stale = True
-        return held
-
-    def _undo_pushes(self, held: list[tuple[rp.RigidBody, Any, Any]]) -> None:
-        for b, force, torque in held:
-            b.reset_forces(False)
-            b.reset_torques(False)
-            b.add_force(force, False)
-            b.add_torque(torque, False)
-
-    def apply_impulse(self, node: int, linear: Any, angular: Any = (0.0, 0.0, 0.0)) -> None:
-        """World linear and angular impulses on a dynamic body node, now (``sim/rapier/queries.py``)."""
-        queries.apply_impulse(self, node, linear, angular)
-
-    def apply_point_impulse(self, node: int, impulse: Any, point: Any) -> None:
-        """A world impulse at a world point on a dynamic body node, now."""
-        queries.apply_point_impulse(self, node, impulse, point)
-
-    def ray_cast(self, start: Any, end: Any, filter_index: int | None = None) -> RayHit | None:
-        """The closest solid collider on the world segment ``start``→``end``, or None."""
-        return queries.ray_cast(self, start, end, filter_index)
-
-    def velocities(self, node: int) -> tuple[np.ndarray, np.ndarray]:
-        """World linear and angular velocity of a body node now."""
-        return queries.velocities(self, node)
+    def _queries(self) -> Any:
+        return queries
 
     def set_pose(self, node: int, translation: Any, rotation: Any) -> None:
         """Move a body node's body to a world pose (translation, xyzw rotation) now."""
