@@ -55,7 +55,9 @@ class World:
         density: kg/m³ for bodies whose mass the file leaves out (computed from their shapes).
         record: keep every moving body's pose at t = 0 and after every step in :attr:`recording`.
         mesh_source: where triangle meshes come from (default: the scene's own document).
-        threads: engine worker threads (``None``: Rapier's default).
+        threads: engine worker threads (``None``: Rapier's default, sized by ``RAYON_NUM_THREADS`` or the cores).
+            In rapier3d 0.36 a world given its own count keeps a pool whose threads outlive it: a program that
+            builds many worlds sets ``RAYON_NUM_THREADS`` instead (as the sweep's workers do).
         engine: ``"rapier"`` (default), or ``"mujoco"`` (the ``[mujoco]`` extra: the scene written as MJCF and
             run by MuJoCo).
         graph: the KHR_interactivity behaviour graph to run with the physics (docs/behaviour.md): None (default)
