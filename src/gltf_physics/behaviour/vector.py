@@ -216,10 +216,16 @@ def _accumulate(current: Any, terms: Any, first: bool, count: int) -> Any:
         return _wrap(current + total)
     if n is None:
         raise Unsupported("type")  # a constant float term: the scalar loop (rare)
-    values = terms.tolist()
-    if first:
-        return reduce(operator.add, values, current)
-    return reduce(lambda acc, term: term + acc, values, current)
+    if current != current or np.isnan(terms).any():
+        # which NaN's sign and payload a sum keeps depends on operand order, and NumPy's loop may keep the other:
+        # add in the scalar loop's order (`acc + term`, or `term + acc` when the variable is the second operand)
+        values = terms.tolist()
+        return reduce(operator.add, values, current) if first else reduce(lambda acc, t: t + acc, values, current)
+    # NumPy's accumulate adds strictly left to right (only its reductions sum pairwise): the scalar loop's sums
+    running = np.empty(n + 1)
+    running[0] = current
+    running[1:] = terms
+    return float(np.add.accumulate(running, out=running)[-1])
 
 
 def _scalar(value: Any, current: Any) -> Any:
