@@ -7,7 +7,9 @@ body above the ceiling (``pointer/set`` of its ``linearVelocity``: never, in a s
 height through a chain of math nodes into a marker node's ``translation`` (``pointer/set`` on a node without
 physics, so both runs simulate the same bodies). The rows: the pile alone (``graph=False``), with the graph, and
 with the same graph looping over 10 bodies only (what a graph reacting to a few bodies costs), and the 1,000-body
-graph with the runner's ``vectorise`` off (its ``flow/for`` one iteration after the other).
+graph with the runner's ``vectorise`` off (its ``flow/for`` one iteration after the other). One more row has no
+graph but reads every body's pose after each step (``World.poses``): the floor under any graph that reads every
+body, since the pinned rapier3d binding reads poses one body at a time.
 Goal (the behaviour-graph page of the docs): ≤ 1.2× the pile alone.
 
 Usage: ``python bench/behaviour_physics.py [--steps N] [--repeats N]``; prints the table with the load average.
@@ -86,14 +88,17 @@ def add_graph(path: Path, bodies: range, name: str = "pile_graph.gltf") -> tuple
     return out, len(g.nodes)
 
 
-def run(path: Path, steps: int, graph: Any, vectorise: bool = True) -> tuple[float, World]:
-    """Seconds for ``steps`` steps (the World built beforehand; ``vectorise`` False: the graph's scalar loop)."""
+def run(path: Path, steps: int, graph: Any, vectorise: bool = True, read: bool = False) -> tuple[float, World]:
+    """Seconds for ``steps`` steps (the World built beforehand; ``vectorise`` False: the graph's scalar loop;
+    ``read``: no graph, but every body's pose read after each step, as the graph's ``pointer/get`` loop must)."""
     world = World.from_file(path, rate=RATE, graph=graph)
     if world.graph is not None:
         world.graph.vectorise = vectorise
     t0 = time.perf_counter()
     for _ in range(steps):
         world.step()
+        if read:
+            world.poses()
     return time.perf_counter() - t0, world
 
 
@@ -107,10 +112,11 @@ def main() -> None:
         plain = write_pile(Path(tmp), "khr")
         with_graph, nodes = add_graph(plain, range(1, 1001))
         ten, _ = add_graph(plain, range(1, 11), "pile_graph_10.gltf")
-        alone, graphed, few, scalar = [], [], [], []
+        alone, reads, graphed, few, scalar = [], [], [], [], []
         world: World | None = None
         for _ in range(args.repeats):  # interleaved: a load change hits every row alike
             alone.append(run(with_graph, args.steps, False)[0])
+            reads.append(run(with_graph, args.steps, False, read=True)[0])
             seconds, world = run(with_graph, args.steps, None)
             graphed.append(seconds)
             few.append(run(ten, args.steps, None)[0])
@@ -124,6 +130,8 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     print(f"{'row':<46}{'ms/step':>9}{'ratio':>8}")
     print(f"{'pile alone (graph=False)':<46}{a * per_step:>9.3f}{1.0:>8.2f}")
+    r = statistics.median(reads)
+    print(f"{'pile + every pose read after each step':<46}{r * per_step:>9.3f}{r / a:>8.2f}")
     print(f"{f'pile + {nodes}-node graph on onTick (1000 gets)':<46}{b * per_step:>9.3f}{b / a:>8.2f}")
     c = statistics.median(few)
     print(f"{'the same graph over 10 bodies (10 gets)':<46}{c * per_step:>9.3f}{c / a:>8.2f}")
