@@ -5,6 +5,7 @@ flow epoch."""
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import struct
@@ -132,3 +133,8 @@ def test_which_nodes_fold_and_that_inputs_are_read_once_per_epoch() -> None:
     assert host.reads == ["/nodes/0/translation"]  # one read although the tree uses the height twice
     runner.tick(1 / 60, 1 / 60)
     assert len(host.reads) == 2 and runner.errors == []
+    # a snapshot's copy generates its own code over its own readers (a shared one would read the original's nodes)
+    clone = copy.deepcopy(runner)
+    bound = clone.nodes[9].thunk.__defaults__
+    assert clone.fused == 4 and any(r is d for d in bound for n in clone.nodes for r in n.read.values())
+    assert not any(r is d for d in bound for n in runner.nodes for r in n.read.values())
