@@ -7,7 +7,9 @@ body above the ceiling (``pointer/set`` of its ``linearVelocity``: never, in a s
 height through a chain of math nodes into a marker node's ``translation`` (``pointer/set`` on a node without
 physics, so both runs simulate the same bodies). The rows: the pile alone (``graph=False``), with the graph, and
 with the same graph looping over 10 bodies only (what a graph reacting to a few bodies costs), and the 1,000-body
-graph with the runner's ``vectorise`` off (its ``flow/for`` one iteration after the other).
+graph with the runner's ``vectorise`` off (its ``flow/for`` one iteration after the other). One more row has no
+graph but reads every body's pose after each step (``World.poses``): the floor under any graph that reads every
+body, since the pinned rapier3d binding reads poses one body at a time.
 Goal (the behaviour-graph page of the docs): ≤ 1.2× the pile alone.
 
 Usage: ``python bench/behaviour_physics.py [--steps N] [--repeats N]``; prints the table with the load average.
@@ -86,50 +88,74 @@ def add_graph(path: Path, bodies: range, name: str = "pile_graph.gltf") -> tuple
     return out, len(g.nodes)
 
 
-def run(path: Path, steps: int, graph: Any, vectorise: bool = True) -> tuple[float, World]:
-    """Seconds for ``steps`` steps (the World built beforehand; ``vectorise`` False: the graph's scalar loop)."""
+def run(path: Path, steps: int, graph: Any, vectorise: bool = True, read: bool = False) -> tuple[float, float, World]:
+    """Seconds for ``steps`` steps (the World built beforehand; ``vectorise`` False: the graph's scalar loop;
+    ``read``: no graph, but every body's pose read after each step, as the graph's ``pointer/get`` loop must), and
+    the seconds of those spent in the graph's ticks (pose reads included) or in the reads."""
     world = World.from_file(path, rate=RATE, graph=graph)
-    if world.graph is not None:
-        world.graph.vectorise = vectorise
+    inside = [0.0]
+    runner = world.graph
+    if runner is not None:
+        runner.vectorise = vectorise
+        tick = runner.tick
+
+        def timed(*args: Any) -> None:
+            t = time.perf_counter()
+            tick(*args)
+            inside[0] += time.perf_counter() - t
+        runner.tick = timed  # type: ignore[method-assign]  # the World's driver calls the runner's tick
     t0 = time.perf_counter()
     for _ in range(steps):
         world.step()
-    return time.perf_counter() - t0, world
+        if read:
+            t = time.perf_counter()
+            world.poses()
+            inside[0] += time.perf_counter() - t
+    return time.perf_counter() - t0, inside[0], world
+
+
+ROWS = ("pile alone (graph=False)", "pile + every pose read after each step",
+        "pile + 100-node graph on onTick (1000 gets)", "the same graph over 10 bodies (10 gets)",
+        "the 1000-body graph, scalar loop (no NumPy)")
 
 
 def main() -> None:
     """Run the rows and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         plain = write_pile(Path(tmp), "khr")
         with_graph, nodes = add_graph(plain, range(1, 1001))
         ten, _ = add_graph(plain, range(1, 11), "pile_graph_10.gltf")
-        alone, graphed, few, scalar = [], [], [], []
+        runs: list[list[tuple[float, float]]] = [[] for _ in ROWS]
         world: World | None = None
         for _ in range(args.repeats):  # interleaved: a load change hits every row alike
-            alone.append(run(with_graph, args.steps, False)[0])
-            seconds, world = run(with_graph, args.steps, None)
-            graphed.append(seconds)
-            few.append(run(ten, args.steps, None)[0])
-            scalar.append(run(with_graph, args.steps, None, vectorise=False)[0])
+            for row, (path, graph, vectorise, read) in enumerate((
+                    (with_graph, False, True, False), (with_graph, False, True, True), (with_graph, None, True, False),
+                    (ten, None, True, False), (with_graph, None, False, False))):
+                seconds, inside, done = run(path, args.steps, graph, vectorise, read)
+                runs[row].append((seconds, inside))
+                world = done if row == 2 else world
         assert world is not None and world.graph is not None and not world.graph.errors, world.graph_errors
+        assert nodes == 100
         marker = len(json.loads(with_graph.read_text(encoding="utf-8"))["nodes"]) - 1
         mean = world.get(f"/nodes/{marker}/translation")[1]
-    a, b = statistics.median(alone), statistics.median(graphed)
     per_step = 1e3 / args.steps
+    alone = statistics.median(s for s, _ in runs[0])
     print(f"1000-box pile, {args.steps} steps at {RATE:g} Hz, median of {args.repeats}; "
           f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
-    print(f"{'row':<46}{'ms/step':>9}{'ratio':>8}")
-    print(f"{'pile alone (graph=False)':<46}{a * per_step:>9.3f}{1.0:>8.2f}")
-    print(f"{f'pile + {nodes}-node graph on onTick (1000 gets)':<46}{b * per_step:>9.3f}{b / a:>8.2f}")
-    c = statistics.median(few)
-    print(f"{'the same graph over 10 bodies (10 gets)':<46}{c * per_step:>9.3f}{c / a:>8.2f}")
-    d = statistics.median(scalar)
-    print(f"{'the 1000-body graph, scalar loop (no NumPy)':<46}{d * per_step:>9.3f}{d / a:>8.2f}")
+    print(f"{'row':<46}{'ms/step':>9}{'ratio':>8}{'in graph or reads':>19}{'steps only':>12}")
+    for name, measured in zip(ROWS, runs, strict=True):
+        total = statistics.median(s for s, _ in measured)
+        inside = statistics.median(i for _, i in measured)
+        rest = statistics.median(s - i for s, i in measured)
+        print(f"{name:<46}{total * per_step:>9.3f}{total / alone:>8.2f}{inside * per_step:>19.3f}"
+              f"{rest / alone:>12.2f}")
     print(f"(the graph's last mean height: {mean:.3f} m; activations in its last tick: {world.graph.count})")
+    print("in graph or reads: ms per step inside the graph's tick (its pose reads included) or the pose read; "
+          "steps only: the rest against the pile alone")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import GraphError
+from .fuse import fuse_math
 from .host import Host
 from .model import Graph, GraphNode
 from .ops import OPS
@@ -89,7 +90,8 @@ class GraphRunner:
         >>> runner.variable("score"), [str(line) for line in runner.logs], runner.errors
     """
 
-    def __init__(self, graph: Graph, host: Host, *, activation_budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, graph: Graph, host: Host, *, activation_budget: int = DEFAULT_BUDGET,
+                 fuse: bool = True) -> None:
         self.graph = graph
         self.host = host
         self.budget = activation_budget
@@ -103,6 +105,8 @@ class GraphRunner:
         self.epoch = 0  # flow activations so far: math/random keeps its value while this is unchanged
         self.draft = graph.form != "current"
         self.vectorise = True  # False: every flow/for runs its scalar loop (the vectorised one's reference)
+        self.fuse = fuse  # False: math trees run node by node (the fused code's reference, fuse.py)
+        self.fused = 0  # how many math nodes were folded into another one's generated code
         self.variables: list[Any] = [self._initial(v.type, v.value, v.pointer) for v in graph.variables]
         self._var_names = {v.id: i for i, v in enumerate(graph.variables) if v.id is not None}
         self._delays: list[tuple[float, int, RNode, int]] = []
@@ -166,6 +170,8 @@ class GraphRunner:
                 bind = getattr(fast, "bind", None)
                 thunk = bind(self, node) if bind is not None else None
                 node.thunk = thunk if thunk is not None else (lambda fast=fast, node=node: fast(self, node))
+        if self.fuse:
+            self.fused = fuse_math(self)  # math trees as one generated function each (fuse.py)
 
     def _reader(self, node: RNode, socket: str) -> Callable[[], Any]:
         """The reader of one input socket. The specification keeps a node's output values until a node with flow

@@ -26,7 +26,7 @@ import numpy as np
 MIN_ITERATIONS = 4  # below this the scalar loop is as fast (measured: 10 iterations already run faster at once)
 _ARITH = {"math/add": operator.add, "math/sub": operator.sub, "math/mul": operator.mul}
 _COMPARE = {"math/lt": operator.lt, "math/le": operator.le, "math/gt": operator.gt, "math/ge": operator.ge}
-_EXTRACT = {"math/extract3": 3, "math/extract4": 4}
+_EXTRACT = {"math/extract3": ("0", "1", "2"), "math/extract4": ("0", "1", "2", "3")}  # their output sockets
 _TRS = {"translation": 3, "rotation": 4}
 
 
@@ -165,9 +165,9 @@ class _Body:
                 return _COMPARE[op](a, b)
             result = _ARITH[op](a, b)
             return _wrap(result) if kind == "int" else result
-        if op in _EXTRACT and out in {str(i) for i in range(_EXTRACT[op])}:
+        if op in _EXTRACT and out in _EXTRACT[op]:
             a = self.value(src, "a")
-            if not isinstance(a, np.ndarray) or a.ndim != 2 or a.shape[1] != _EXTRACT[op]:
+            if not isinstance(a, np.ndarray) or a.ndim != 2 or a.shape[1] != len(_EXTRACT[op]):
                 raise Unsupported("type")
             return a[:, int(out)]
         if op == "pointer/get" and out == "value":
@@ -189,12 +189,16 @@ class _Body:
         return values
 
 
+_ARRAY_KINDS = {"f": "float", "i": "int", "b": "bool"}  # NumPy dtype kind → the scalar path's type
+_SCALAR_KINDS = {float: "float", int: "int", bool: "bool"}
+
+
 def _kind(value: Any) -> str:
     if isinstance(value, np.ndarray):
         if value.ndim != 1:
             raise Unsupported("type")
-        return {"f": "float", "i": "int", "b": "bool"}.get(value.dtype.kind, "other")
-    return {float: "float", int: "int", bool: "bool"}.get(value.__class__, "other")
+        return _ARRAY_KINDS.get(value.dtype.kind, "other")
+    return _SCALAR_KINDS.get(value.__class__, "other")
 
 
 def _wrap(value: Any) -> Any:
@@ -216,10 +220,18 @@ def _accumulate(current: Any, terms: Any, first: bool, count: int) -> Any:
         return _wrap(current + total)
     if n is None:
         raise Unsupported("type")  # a constant float term: the scalar loop (rare)
+    # NumPy's accumulate adds strictly left to right (only its reductions sum pairwise): the scalar loop's sums
+    running = np.empty(n + 1)
+    running[0] = current
+    running[1:] = terms
+    total = float(np.add.accumulate(running, out=running)[-1])
+    if total == total:
+        return total
+    # A NaN (one among the terms or the start, or inf − inf on the way): which NaN's sign and payload a sum keeps
+    # depends on operand order, and NumPy's loop may keep the other. Add in the scalar loop's order (`acc + term`,
+    # or `term + acc` when the variable is the second operand).
     values = terms.tolist()
-    if first:
-        return reduce(operator.add, values, current)
-    return reduce(lambda acc, term: term + acc, values, current)
+    return reduce(operator.add, values, current) if first else reduce(lambda acc, t: t + acc, values, current)
 
 
 def _scalar(value: Any, current: Any) -> Any:

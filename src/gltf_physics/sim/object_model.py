@@ -181,9 +181,9 @@ class ObjectModel:
         rows = self._many[1]
         if rows is None:
             return None
-        poses = self.world.engine.read_poses()
+        poses = self.world.engine.read_pose_rows(rows)
         columns = slice(4, 7) if part == "translation" else slice(0, 4)
-        return poses[rows, columns].astype(np.float64)
+        return poses[:, columns].astype(np.float64)
 
     def moved(self) -> None:
         """Bodies were moved between steps (a pose set): the next read reads them again."""

@@ -182,6 +182,7 @@ def _lift1(fn: Callable[[Any], Any], ifn: Callable[[int], int] | None = None) ->
         (ra,) = found
         return lambda: apply(ra())
     value.bind = bind  # type: ignore[attr-defined]
+    value.scalar = fn  # type: ignore[attr-defined]  # the float form, for fused chains (behaviour/fuse.py)
     return value
 
 
@@ -213,6 +214,7 @@ def _lift2(fn: Callable[[Any, Any], Any], ifn: Callable[[int, int], int] | None 
             return apply(a, b)
         return thunk
     value.bind = bind  # type: ignore[attr-defined]
+    value.scalar = fn  # type: ignore[attr-defined]  # the float form, for fused chains (behaviour/fuse.py)
     return value
 
 
@@ -236,6 +238,7 @@ def _lift3(fn: Callable[[Any, Any, Any], Any], ifn: Any = None) -> Callable[[Any
         ra, rb, rc = found
         return lambda: apply(ra(), rb(), rc())
     value.bind = bind  # type: ignore[attr-defined]
+    value.scalar = fn  # type: ignore[attr-defined]  # the float form, for fused chains (behaviour/fuse.py)
     return value
 
 

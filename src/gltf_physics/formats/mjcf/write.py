@@ -57,6 +57,7 @@ from ...gltf.transforms import decompose, quat_to_matrix, world_matrices
 from ...model import Body, Joint, JointDrive, MotionType, PhysicsMaterial, PhysicsScene
 from . import joints as mj
 from .geoms import MAX_PRISMS, GeomWriter
+from .write_contacts import ContactFilters
 
 STEPS_PER_RATE = 4  # MuJoCo steps per 1/rate s: h = 1/(4·rate), as Rapier's 4 internal solver substeps
 Y_UP_TO_Z_UP = np.array([[1.0, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
@@ -101,7 +102,7 @@ def to_mjcf(scene: PhysicsScene, *, rate: float = 60.0, substeps: int = 1,
     return _Writer(scene, rate, substeps, gravity, density, mesh_source, animated, model_name).write()
 
 
-class _Writer:
+class _Writer(ContactFilters):
     def __init__(self, scene: PhysicsScene, rate: float, substeps: int, gravity: Any, density: float,
                  mesh_source: MeshSource | None, animated: set[int] | None, model_name: str) -> None:
         self.scene = scene
@@ -355,18 +356,6 @@ class _Writer:
         if names[0] is not None and names[1] is not None and names[0] != names[1]:
             ET.SubElement(self.contact, "exclude", body1=names[0], body2=names[1])
 
-    def _collide_pairs(self) -> None:
-        """enableCollision on a nested joint: MuJoCo skips parent–child contacts, explicit pairs do not."""
-        cls = {k: i for i, k in enumerate(self.index.filter_keys)}
-        by_body: dict[int, list[tuple[str, int]]] = {}
-        for geom, node, key in self.index.solids:
-            by_body.setdefault(node, []).append((geom, cls[key]))
-        for parent, child in self.collide_pairs:
-            for g1, c1 in by_body.get(parent, []):
-                for g2, c2 in by_body.get(child, []):
-                    if self.table[c1][c2]:  # a pair overrides contype/conaffinity: keep the filters' verdict
-                        ET.SubElement(self.contact, "pair", geom1=g1, geom2=g2)
-
     def _equalities(self) -> None:
         bodies = self.dynamic | self.anchors
         for k, reason in self.tree.skipped:
@@ -496,26 +485,6 @@ class _Writer:
             names.append(attrs["name"])
         return names
 
-    def _filters(self) -> None:
-        from ...sim.filters import class_table
-
-        keys = sorted({c.filter for c in self.scene.colliders} | {t.filter for t in self.scene.triggers}
-                      | {None}, key=lambda k: -1 if k is None else k)
-        self.index.filter_keys = keys
-        filters = [self.scene.filters[k] if k is not None and 0 <= k < len(self.scene.filters) else None
-                   for k in keys]
-        self.table = class_table(filters)
-        self.bits: dict[int | None, tuple[int, int]] = {}
-        if all(all(row) for row in self.table):
-            return  # everything collides: MuJoCo's defaults
-        if len(keys) <= 32:
-            for i, k in enumerate(keys):
-                self.bits[k] = (1 << i, sum(1 << j for j, ok in enumerate(self.table[i]) if ok))
-        else:
-            self.loss("MJCF-3", "/", f"{len(keys)} filter classes exceed MuJoCo's 32 bits: written as "
-                      "<exclude> per body pair that never collides")
-            self.pending_excludes = True
-
     def _triggers(self) -> None:
         owner: dict[int, tuple[int, int | None]] = {}
         for trig in self.scene.triggers:
@@ -543,23 +512,6 @@ class _Writer:
                       "non-colliding geoms in group 3 (the gltf-physics MuJoCo engine reports their overlaps)")
         if self.pending_excludes:
             self._filter_excludes()
-
-    def _filter_excludes(self) -> None:
-        """Beyond 32 classes: exclude body pairs none of whose geom pairs may collide (approximate)."""
-        classes = {k: i for i, k in enumerate(self.index.filter_keys)}
-        per_body: dict[str, set[int]] = {}
-        for el_node, el in self.elements.items():
-            name = "world" if el_node is None else el.get("name", "")
-            per_body[name] = set()
-        for _, node, key in self.index.solids:
-            body = self.index.body.get(node, "world")
-            per_body.setdefault(body, set()).add(classes[key])
-        names = sorted(per_body)
-        for i, a in enumerate(names):
-            for b in names[i + 1:]:
-                if per_body[a] and per_body[b] and not any(self.table[x][y] for x in per_body[a]
-                                                           for y in per_body[b]):
-                    ET.SubElement(self.contact, "exclude", body1=a, body2=b)
 
     def _not_representable(self) -> None:
         sc = self.scene

@@ -71,11 +71,11 @@ from .controllers import build_controllers, controller_of, set_controlled
 from .gravity import GravityVolumes
 from .joints import build_joints
 from .partners import joint_partners, partner_parent
+from .poses import pose_bytes_ok, read_objects
 from .pushes import Pushes
 from .shapes import collider_builder
 
 EARTH_GRAVITY = (0.0, -9.81, 0.0)
-_POSE_HEADER = 8  # bytes before the 7 float32 of Isometry3.to_bytes() (quaternion xyzw, translation xyz)
 _ALL_TYPES = rp.ActiveCollisionTypes.all()
 
 
@@ -129,7 +129,7 @@ class RapierWorld(BodyQueries):
         self._build(density)
         self._pose_handles = [self.handle_of[n] for n in self.moving_nodes]
         self._row_of = {h: i for i, h in enumerate(self._pose_handles)}
-        self._fast_poses = self._check_pose_bytes()
+        self._fast_poses = pose_bytes_ok()
         self._last = np.zeros((len(self._pose_handles), 7), dtype=np.float32)
         self._stale = True  # the next read reads every body
         self._read_at = -1  # substep_count at the last read_poses
@@ -481,24 +481,17 @@ class RapierWorld(BodyQueries):
         return self._read_objects([bodies[h] for h in handles])
 
     def _read_objects(self, objects: list[rp.RigidBody]) -> np.ndarray:
-        if self._fast_poses:
-            blob = b"".join([b.position.to_bytes() for b in objects])
-            return np.frombuffer(blob, dtype="<f4").reshape(-1, 9)[:, 2:]
-        out = np.empty((len(objects), 7), dtype=np.float32)
-        for i, b in enumerate(objects):
-            out[i, :4] = b.rotation.to_tuple()
-            out[i, 4:] = b.translation.to_tuple()
-        return out
+        return read_objects(objects, self._fast_poses)
 
-    def _check_pose_bytes(self) -> bool:
-        """Isometry3.to_bytes() is 8 header bytes + 7 float32; use it only if that still decodes right."""
-        iso = rp.Isometry3((1.5, -2.25, 3.0), (0.0, 0.6, 0.0, 0.8))
-        raw = iso.to_bytes()
-        if len(raw) != _POSE_HEADER + 28:
-            return False
-        values = np.frombuffer(raw[_POSE_HEADER:], dtype="<f4")
-        expect = np.array([*iso.rotation.to_tuple(), *iso.translation.to_tuple()], dtype=np.float32)
-        return bool(np.array_equal(values, expect))
+    def read_pose_rows(self, rows: slice | np.ndarray) -> np.ndarray:
+        """``read_poses()[rows]``, reading only those bodies when they are under a quarter of all: a graph that
+        follows a few bodies of a big awake pile must not pay a binding call for every body. May be a view of
+        ``read_poses``' array: copy to keep."""
+        index = range(*rows.indices(len(self._pose_handles))) if isinstance(rows, slice) else rows
+        if 4 * len(index) >= len(self._pose_handles):
+            return self.read_poses()[rows]
+        objects = self.body_objects()
+        return self._read_objects([objects[r] for r in index])
 
     def pose(self, node: int) -> tuple[np.ndarray, np.ndarray]:
         """Current world translation and xyzw rotation of a body node (float64 of Rapier's float32)."""
