@@ -188,7 +188,7 @@ def omi_scene_with_graph() -> dict[str, Any]:
 def test_the_builder_moves_graph_and_animation_pointers_as_convert_does() -> None:
     gltf = omi_scene_with_graph()
     doc = gp.Document(json=gltf, buffers=[base64.b64decode(gltf["buffers"][0]["uri"].split(",", 1)[1])])
-    b = Builder(doc)
+    b = Builder(doc, measure_fit=False)
     b.body("Crate", "dynamic")
     b.collider("Crate", "box")
     result = b.build(to="khr")
@@ -209,3 +209,22 @@ def test_the_builder_moves_graph_and_animation_pointers_as_convert_does() -> Non
     converted, losses = gp.convert(gp.Document(json=omi_scene_with_graph(), buffers=list(doc.buffers)), "khr")
     assert plain.losses == losses
     assert plain.document.json["extensions"]["KHR_interactivity"] == converted.json["extensions"]["KHR_interactivity"]
+
+
+def _run(gltf: dict[str, Any], seconds: float = 0.5) -> np.ndarray:
+    """Both boxes' final world poses (translation, quaternion) after ``seconds``."""
+    buffers = [base64.b64decode(gltf["buffers"][0]["uri"].split(",", 1)[1])] if "buffers" in gltf else []
+    world = gp.World(gp.read_scene(gp.Document(json=copy.deepcopy(gltf), buffers=buffers)))
+    world.run(seconds)
+    return np.array([np.concatenate(world.pose(n)) for n in (0, 1)])
+
+
+def test_pointer_channels_change_nothing_in_a_run_before_or_after_conversion() -> None:
+    # The runtime plays node transform channels only: a pointer channel (moved or not) leaves the run as it was.
+    animated = with_animation(khr_doc(), [motion(1, "linearVelocity"), motion(0, "mass")])
+    animated["animations"][0]["channels"] = animated["animations"][0]["channels"][:2]  # the pointer channels only
+    omi, _ = convert(animated, "omi")
+    plain = _run(khr_doc())
+    assert plain[1, 2] > 0.2  # the arm's own 0.5 m/s along z carried it: the run moved
+    assert np.abs(_run(animated) - plain).max() == 0.0
+    assert np.abs(_run(omi) - _run(convert(khr_doc(), "omi")[0])).max() == 0.0
