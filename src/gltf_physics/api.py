@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
 from typing import Literal
 
-from .dialects import read_scene, write_scene
-from .dialects.common.context import JointWritten
+from .dialects import read_scene, write_scene  # noqa: F401  (write_scene: still importable from here)
+from .dialects.conversion import write_converted
 from .gltf.document import Document
 from .gltf.files import Output, write_all
 from .gltf.io import load as _load
@@ -47,8 +46,9 @@ def convert(doc: Document, to: Literal["omi", "khr"]) -> tuple[Document, list[di
     The losses start with what the reader accepted leniently (invalid or ambiguous input it had to settle,
     e.g. a motion without a type read as dynamic): the output commits to that reading. Each entry is
     ``{"code", "pointer", "message"}`` with ``code`` a rule id (docs/rules.md) and ``pointer`` into the input.
-    A behaviour graph's pointers to physics properties are rewritten to the target's (docs/behaviour.md); one
-    that cannot follow is kept and listed (``KHRI-12``).
+    A behaviour graph's pointers to physics properties are rewritten to the target's (docs/behaviour.md), and
+    so are ``KHR_animation_pointer`` channels aimed at them; one that cannot follow is kept and listed
+    (``KHRI-12``, ``ANIM-POINTER``).
 
     Example:
         >>> newest, losses = gp.convert(gp.load("JointTypes.glb"), to="omi")  # the KHR sample asset
@@ -56,24 +56,10 @@ def convert(doc: Document, to: Literal["omi", "khr"]) -> tuple[Document, list[di
         ['D-14', 'JOINT-2', 'JOINT-3']
     """
     scene = read_scene(doc)
-    joints: list[JointWritten] | None = [] if _has_graphs(doc) else None  # where each joint went, for the graphs
-    out, losses = write_scene(scene, doc, to, joints)
+    out, losses = write_converted(scene, doc, to)
     settled = [{"code": n.code, "pointer": n.pointer, "message": f"read leniently: {n.message}"}
                for n in scene.notes]
-    graphs = [] if joints is None else _retarget(out, scene, to, joints)
-    return out, settled + [asdict(loss) for loss in losses] + graphs
-
-
-def _has_graphs(doc: Document) -> bool:
-    ext = doc.json.get("extensions") if isinstance(doc.json, dict) else None
-    return isinstance(ext, dict) and "KHR_interactivity" in ext
-
-
-def _retarget(out: Document, scene: PhysicsScene, to: str, joints: list[JointWritten]) -> list[dict[str, str]]:
-    from .behaviour.retarget import retarget_graphs  # only for files with graphs: the graph room loads on use
-    from .dialects.common.pointer_map import PointerMoves
-
-    return retarget_graphs(out.json, PointerMoves(scene, to, joints))
+    return out, settled + losses
 
 
 def write_loss_report(path: str | Path, source: str | Path, target: str | None,

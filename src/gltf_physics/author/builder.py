@@ -5,7 +5,9 @@ Requests are collected first (:meth:`Builder.body`, :meth:`Builder.collider`, :m
 carried out by :meth:`Builder.build`, which edits a copy of the container (physics-only meshes, collider nodes,
 collision-only meshes taken out of view), reads the physics the file already had from it, adds the new
 bodies and colliders to that :class:`~gltf_physics.model.PhysicsScene` and writes it all with
-:func:`~gltf_physics.dialects.write_scene` in the newest KHR or OMI form. Nothing else in the file changes.
+:func:`~gltf_physics.dialects.conversion.write_converted` in the newest KHR or OMI form, the file's graph and
+animation pointers to physics properties moved with them as ``convert`` moves them. Nothing else in the file
+changes.
 
 ``auto`` picks, per mesh: the smallest fitted primitive when its volume is within ``PRIMITIVE_MARGIN`` of the
 mesh hull's volume; else the hull when the mesh is nearly convex (its hull strays less than
@@ -194,7 +196,8 @@ class Builder:
 
     def build(self, to: Literal["khr", "omi"] = "khr") -> AddResult:
         """Carry out the requests and write the physics in the newest ``to`` form."""
-        from ..dialects import read_scene, write_scene
+        from ..dialects import read_scene
+        from ..dialects.conversion import write_converted
 
         run = _Run(self)
         run.plan()
@@ -202,10 +205,9 @@ class Builder:
         edited = run.editor.document()
         scene = read_scene(edited)
         run.fill(scene)
-        out, losses = write_scene(scene, edited, to)
-        return AddResult(out, run.reports, sorted(run.body_kinds.items()),
-                         [{"code": x.code, "pointer": x.pointer, "message": x.message} for x in losses],
-                         self.settings, run.ground[0] if run.ground is not None else None)
+        out, losses = write_converted(scene, edited, to)  # graph and animation pointers follow, as in convert
+        return AddResult(out, run.reports, sorted(run.body_kinds.items()), losses, self.settings,
+                         run.ground[0] if run.ground is not None else None)
 
 
 class _Run:
