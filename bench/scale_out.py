@@ -23,12 +23,19 @@ result transfer (the batch on the warm cluster), and the table; the fixed cost i
 work each: above the rule's 11 s for 2 workers, so they run on Dask). The full mode sizes them to ≥ 20 s of
 one-worker work (544 files of 6 s, ~21 s idle; 2,048 runs of 3 s, ~20 s). The machine's load average is printed
 with every table: timings on a shared machine are only ratios.
+
+``--work SECONDS`` sizes the simulate and sweep workloads from this machine's own speed instead: one copy of the
+fixture library simulated for 6 s and a 512-run sweep on one worker measure the cost of a copy and of a run,
+and the workloads get as many copies (of 6 s) and runs (of 3 s) as make ``SECONDS`` × 1.1 of one-worker work
+(a faster machine gets more of them, so the one-worker rows stay at ≥ ``SECONDS``; the table's ``work s`` says
+what it was). ``--workers 1,2,4,8,16 --work 60`` on 16 cores: ~5–6 minutes.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import os
 import shutil
 import subprocess
@@ -121,6 +128,43 @@ def sweep_workload(runs: int, duration: float, folder: Path):  # type: ignore[no
     return run
 
 
+MARGIN = 1.1  # the probes' cost per copy or run varies by a few % between runs: size above the target
+
+
+def copies_for(work: float, per_copy: float) -> int:
+    """Copies of the fixture library whose one-worker rows' seconds reach ``work`` × MARGIN."""
+    return max(1, math.ceil(work * MARGIN / per_copy))
+
+
+def runs_for(work: float, per_run: float) -> int:
+    """Sweep runs whose one-worker wall time reaches ``work`` × MARGIN (a multiple of 64: whole chunks)."""
+    return 64 * max(1, math.ceil(work * MARGIN / per_run / 64))
+
+
+def sized_simulate(fixtures: Path, once: list[str], work: float, duration: float, folder: Path) -> list[str]:
+    """Enough copies of the library for ``work`` seconds of one-worker ``batch simulate --duration D``, from the
+    rows' own seconds of one copy (``once``) on one worker here."""
+    probe = folder / "probe-simulate.parquet"
+    cli(["batch", "simulate", *once, "--duration", str(duration), "--workers", "1", "-q", "--out", str(probe)])
+    per_copy = sum(s or 0.0 for s in pq.read_table(probe).column("seconds").to_pylist())
+    times = copies_for(work, per_copy)
+    print(f"simulate: one copy ({len(once)} files of {duration:g} s) is {per_copy:.2f} s of rows' own seconds "
+          f"on one worker: {times} cop{'y' if times == 1 else 'ies'} for ≥ {work:g} s", flush=True)
+    return copies(fixtures, folder / "sized", times)
+
+
+def sized_sweep(work: float, duration: float, folder: Path) -> int:
+    """Enough sweep runs for ``work`` seconds of one-worker wall time, from a 512-run sweep on one worker (its
+    process start counted in: a slight overestimate of a run's cost, which the margin more than covers)."""
+    probe = 512
+    seconds, _ = cli(["sweep", str(EXAMPLE), "--vary", f"{GRAVITY}=uniform(0,2)", "--runs", str(probe),
+                      "--duration", str(duration), "--workers", "1", "-q", "--out", str(folder / "probe.parquet")])
+    runs = runs_for(work, seconds / probe)
+    print(f"sweep: {probe} runs of {duration:g} s took {seconds:.2f} s on one worker: {runs} runs for "
+          f"≥ {work:g} s", flush=True)
+    return runs
+
+
 def few_files(paths: list[str]) -> None:
     """A batch of a few files against one process validating them."""
     one, _ = cli(["validate", *paths])
@@ -165,6 +209,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small workloads (≤ 3 minutes on 2 cores)")
     parser.add_argument("--workers", help="comma-separated counts (default: 1, 2, 4, … up to the cores)")
+    parser.add_argument("--work", type=float, metavar="SECONDS",
+                        help="size simulate and sweep to this much one-worker work, measured here (e.g. 60)")
     parser.add_argument("--only", default="few,validate,simulate,sweep,profile")
     args = parser.parse_args()
     fixtures = Path(os.environ.get("GLTF_PHYSICS_FIXTURES", ""))
@@ -174,7 +220,8 @@ def main() -> None:
     counts = [int(n) for n in args.workers.split(",")] if args.workers else \
         [2 ** k for k in range(cores.bit_length()) if 2 ** k <= cores]
     only = set(args.only.split(","))
-    print(f"{cores} cores, {'quick' if args.quick else 'full'} mode, workers {counts}, {load()}")
+    mode = f"work {args.work:g} s" if args.work else "quick" if args.quick else "full"
+    print(f"{cores} cores, {mode} mode, workers {counts}, {load()}")
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
         many = copies(fixtures, folder / "assets", 4)
@@ -186,10 +233,14 @@ def main() -> None:
                            batch_workload(many, "validate", [], folder))
         if "simulate" in only:
             files, duration = (many, 3.0) if args.quick else (many, 6.0)  # full: ≥ 20 s of one-worker work
+            if args.work:
+                files, duration = sized_simulate(fixtures, fixtures_once, args.work, 6.0, folder), 6.0
             workload_table(f"batch simulate --duration {duration:g}, {len(files)} files", counts,
                            batch_workload(files, "simulate", ["--duration", str(duration)], folder))
         if "sweep" in only:
             runs, duration = (512, 3.0) if args.quick else (2048, 3.0)
+            if args.work:
+                runs = sized_sweep(args.work, duration, folder)
             workload_table(f"sweep of {EXAMPLE.name}, {runs} runs of {duration:g} s", counts,
                            sweep_workload(runs, duration, folder))
         if "profile" in only:
