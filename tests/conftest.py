@@ -6,6 +6,7 @@ Absent fixtures skip the conformance tests with a reason, except under CI=true, 
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,12 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI") == "true":
     settings.load_profile("ci")
+
+# The Ctrl-C tests send SIGINT to the commands they start. A job a script starts in the background (`cmd &`,
+# nohup) begins with SIGINT ignored, and every child would inherit that across exec and never see the Ctrl-C:
+# the children get the default disposition back, as a terminal's foreground job has.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(os.environ.get("GLTF_PHYSICS_FIXTURES", ROOT.parent / "shared" / "fixtures")).resolve()

@@ -17,7 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -81,7 +81,9 @@ def _live(argv: list[str], folder: Path) -> tuple[int, str]:
                             stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()  # blocks until the server says where it listens (or exits)
-    time.sleep(0.2)
+    url = re.match(r"live at (http://\S+) ", line)
+    assert url, line
+    assert urllib.request.urlopen(url[1], timeout=60).status == 200  # it serves the page: then Ctrl-C
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     return proc.returncode, line + out + err
