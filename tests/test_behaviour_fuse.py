@@ -138,3 +138,23 @@ def test_which_nodes_fold_and_that_inputs_are_read_once_per_epoch() -> None:
     bound = clone.nodes[9].thunk.__defaults__
     assert clone.fused == 4 and any(r is d for d in bound for n in clone.nodes for r in n.read.values())
     assert not any(r is d for d in bound for n in runner.nodes for r in n.read.values())
+
+
+def test_a_clamp_with_constant_bounds_gives_the_nodes_bits() -> None:
+    """A clamp whose bounds are inline (neither NaN nor zero: the generated code compares against them directly)
+    on every special input — NaNs of both signs, ±0, ±inf, the bounds themselves — gives the nodes' own bits, in
+    both bound orders."""
+    bounds = [-2.5, 3.0, 1e308, -math.inf, math.inf, 5e-324, -1e-300]
+    inputs = [*SPECIALS, -math.nan, *bounds]
+    for b in bounds:
+        for c in bounds:
+            nodes = [{"op": "event/onTick", "flows": {"out": 1}},
+                     {"op": "variable/set", "configuration": {"variables": [RESULT]},
+                      "values": {str(RESULT): link(3)}},
+                     {"op": "math/add", "values": {"a": link(4), "b": inline("float", -0.0)}},
+                     {"op": "math/clamp", "values": {"a": link(2), "b": inline("float", b), "c": inline("float", c)}},
+                     {"op": "variable/get", "configuration": {"variable": 0}}]
+            doc = graph_doc(nodes, variables=[variable("float", 0.0)] * 4 + [variable("float", 0.0)])
+            pairs = [(x, 0.0) for x in inputs]
+            fused, count = _run(doc, True, pairs)
+            assert count == 1 and fused == _run(doc, False, pairs)[0], (b, c)

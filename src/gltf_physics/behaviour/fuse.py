@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .ops.math import NAN, ieee_max, ieee_min
+
 _INFIX = {"math/add": "+", "math/sub": "-", "math/mul": "*"}  # the operations' float form is exactly `a OP b`
 _SOCKETS = ("a", "b", "c")
 
@@ -55,6 +57,12 @@ def fuse_math(rt: Any) -> int:
             node.thunk = tree.function(node.thunk)
             count += tree.size - 1
     return count
+
+
+def _plain_bounds(node: Any) -> bool:
+    """Whether a clamp's bounds are both inline, neither NaN nor zero (where ``min``/``max`` need their sign rules)."""
+    bounds = [node.consts.get(s) for s in ("b", "c")]
+    return all(x.__class__ is float and x == x and x != 0 for x in bounds)
 
 
 def _inputs(node: Any) -> tuple[str, ...] | None:
@@ -108,10 +116,22 @@ class _Tree:
         infix = _INFIX.get(node.op)
         if infix is not None:
             expr = f" {infix} ".join(args)
+        elif node.op == "math/clamp" and _plain_bounds(node):
+            expr = self._clamp(node, args[0])
         else:
             expr = f"{self._bind('f', scalar_of(node))}({', '.join(args)})"
         self.lines.append(f"    v{node.index} = {expr}")
         return f"v{node.index}"
+
+    def _clamp(self, node: Any, a: str) -> str:
+        """``clamp(a, b, c)`` = ``min(max(a, min(b, c)), max(b, c))`` with constant bounds, written out: the bounds
+        are folded now, and since neither is NaN or zero, ``max``/``min`` against them are plain comparisons
+        (equal non-zero floats have equal bits; only a NaN ``a`` needs its own branch, giving the operations' NaN)."""
+        b, c = node.consts["b"], node.consts["c"]
+        lo, hi = self._bind("k", ieee_min(b, c)), self._bind("k", ieee_max(b, c))
+        nan, low = self._bind("k", NAN), f"t{node.index}"
+        self.lines.append(f"    {low} = {a} if {a} > {lo} else {lo}")
+        return f"{nan} if {a} != {a} else ({low} if {low} < {hi} else {hi})"
 
     def function(self, fallback: Callable[[], Any]) -> Callable[[], Any]:
         """The generated thunk (``fallback``: the unfused nodes, for inputs that are not floats)."""

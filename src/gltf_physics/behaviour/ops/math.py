@@ -115,6 +115,9 @@ def _max(a: float, b: float) -> float:
     return a if a > b else b
 
 
+ieee_min, ieee_max = _min, _max  # the float min/max with the specification's NaN and signed-zero rules (fuse.py)
+
+
 def _sign(a: float) -> float:
     return -1.0 if a < 0 else 1.0 if a > 0 else a
 
