@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 TYPES = ["bool", "int", "float", "float2", "float3", "float4", "float4x4", "ref"]
@@ -56,3 +57,13 @@ def variable(type_name: str, *value: Any, name: str | None = None) -> dict[str, 
     if name:
         out["id"] = name
     return out
+
+
+def bits(value: Any) -> Any:
+    """A value as comparable bits: floats as their 8 bytes (so NaN signs, payloads and −0.0 count), tuples element by
+    element, anything else with its type name."""
+    if isinstance(value, float):
+        return struct.pack("<d", value)
+    if isinstance(value, tuple):
+        return tuple(bits(v) for v in value)
+    return (type(value).__name__, value)

@@ -8,10 +8,9 @@ from __future__ import annotations
 import copy
 import math
 import random
-import struct
 from typing import Any
 
-from behaviour_graphs import T, graph_doc, inline, link, variable
+from behaviour_graphs import T, bits, graph_doc, inline, link, variable
 from gltf_physics.behaviour.doc_host import DocumentHost
 from gltf_physics.behaviour.read import read_interactivity
 from gltf_physics.behaviour.run import GraphRunner
@@ -64,14 +63,6 @@ def _doc(seed: int) -> tuple[dict[str, Any], bool]:
     return graph_doc(trees.nodes, variables=variables), trees.mixed
 
 
-def _bits(value: Any) -> Any:
-    if isinstance(value, float):
-        return struct.pack("<d", value)
-    if isinstance(value, tuple):
-        return tuple(_bits(v) for v in value)
-    return (type(value).__name__, value)
-
-
 def _run(doc: dict[str, Any], fuse: bool, inputs: list[tuple[float, float]]) -> tuple[list[Any], int]:
     interactivity = read_interactivity(doc)
     assert interactivity is not None
@@ -81,7 +72,7 @@ def _run(doc: dict[str, Any], fuse: bool, inputs: list[tuple[float, float]]) -> 
         runner.set_variable(0, x)
         runner.set_variable(1, y)
         runner.tick(k / 60, 1 / 60)
-        seen.append((_bits(runner.variable(RESULT)), [str(e) for e in runner.errors]))
+        seen.append((bits(runner.variable(RESULT)), [str(e) for e in runner.errors]))
     return seen, runner.fused
 
 
@@ -140,7 +131,7 @@ def test_which_nodes_fold_and_that_inputs_are_read_once_per_epoch() -> None:
     assert not any(r is d for d in bound for n in runner.nodes for r in n.read.values())
 
 
-def test_a_clamp_with_constant_bounds_gives_the_nodes_bits() -> None:
+def test_a_clamp_with_constant_bounds_gives_the_nodes_own_bits() -> None:
     """A clamp whose bounds are inline (neither NaN nor zero: the generated code compares against them directly)
     on every special input — NaNs of both signs, ±0, ±inf, the bounds themselves — gives the nodes' own bits, in
     both bound orders."""

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import random
-import struct
 from pathlib import Path
 from typing import Any
 
 import behaviour_scenes as bs
 import gltf_physics.behaviour.vector as vector
-from behaviour_graphs import T, graph_doc, inline, link, variable
+from behaviour_graphs import T, bits, graph_doc, inline, link, variable
 from gltf_physics.behaviour.build import GraphBuilder
 from gltf_physics.behaviour.doc_host import DocumentHost
 from gltf_physics.behaviour.read import read_interactivity
@@ -128,14 +127,6 @@ def _random_doc(seed: int) -> dict[str, Any]:
     return doc
 
 
-def _bits(value: Any) -> Any:
-    if isinstance(value, float):
-        return struct.pack("<d", value)
-    if isinstance(value, tuple):
-        return tuple(_bits(v) for v in value)
-    return (type(value).__name__, value)
-
-
 def _run(doc: dict[str, Any], vectorise: bool) -> list[Any]:
     interactivity = read_interactivity(doc)
     assert interactivity is not None
@@ -144,7 +135,7 @@ def _run(doc: dict[str, Any], vectorise: bool) -> list[Any]:
     seen = []
     for k in range(3):
         runner.tick(k / 60, 1 / 60)
-        seen.append(([_bits(v) for v in runner.variables], runner.count, runner.nodes[1].out["index"],
+        seen.append(([bits(v) for v in runner.variables], runner.count, runner.nodes[1].out["index"],
                      [str(e) for e in runner.errors]))
     return seen
 
@@ -200,7 +191,7 @@ def test_in_a_world_the_vectorised_tick_equals_the_scalar_one(tmp_path: Path, mo
         for w in worlds:
             w.step()
         a, b = (w.graph for w in worlds)
-        assert [_bits(v) for v in a.variables] == [_bits(v) for v in b.variables] and a.count == b.count
+        assert [bits(v) for v in a.variables] == [bits(v) for v in b.variables] and a.count == b.count
     assert ran == [True, False] * 40  # the first world vectorised every tick; the second ran its scalar loop
     assert 0.0 < worlds[0].graph.variable("total") < 20 * 7.0
     model = worlds[0].object_model
@@ -232,7 +223,7 @@ def test_the_accumulator_adds_left_to_right_as_the_scalar_loop_does() -> None:
             expect = reduce(operator.add if first else (lambda acc, term: term + acc), terms.tolist(), current)
             with np.errstate(all="ignore"):  # as run_for calls it
                 got = vector._accumulate(current, terms, first, n)
-            assert _bits(got) == _bits(expect), (trial, first)
+            assert bits(got) == bits(expect), (trial, first)
 
 
 def test_a_few_rows_of_an_awake_pile_read_alone_give_the_bulk_reads_numbers(tmp_path: Path) -> None:
