@@ -12,6 +12,7 @@ exit code and printed lines; the outputs land in the same relative places, so a 
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import os
@@ -71,4 +72,6 @@ def run(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    run(Path(sys.argv[1]))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path, help="the folder the outputs are written into (made if absent)")
+    run(parser.parse_args().out)
