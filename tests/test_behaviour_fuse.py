@@ -149,3 +149,20 @@ def test_a_clamp_with_constant_bounds_gives_the_nodes_own_bits() -> None:
             pairs = [(x, 0.0) for x in inputs]
             fused, count = _run(doc, True, pairs)
             assert count == 1 and fused == _run(doc, False, pairs)[0], (b, c)
+
+
+def test_a_chain_of_five_thousand_math_nodes_folds_into_one_function() -> None:
+    """Folding walks a tree with its own stack: a 5,000-node chain (past Python's recursion limit) builds, runs and
+    adds up exactly."""
+    count = 5000
+    nodes = [{"op": "event/onTick", "flows": {"out": 1}},
+             {"op": "variable/set", "configuration": {"variables": [0]}, "values": {"0": link(2)}}]
+    for k in range(count):
+        a = link(len(nodes) + 1) if k < count - 1 else inline("float", 1.0)
+        nodes.append({"op": "math/add", "values": {"a": a, "b": inline("float", 1.0)}})
+    doc = graph_doc(nodes, variables=[variable("float", 0.0)])
+    interactivity = read_interactivity(doc)
+    assert interactivity is not None
+    runner = GraphRunner(interactivity.graphs[0], DocumentHost(doc))
+    runner.tick(0.0, 0.0)
+    assert (runner.fused, runner.variable(0), runner.errors) == (count - 1, float(count + 1), [])

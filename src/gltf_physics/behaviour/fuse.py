@@ -97,31 +97,43 @@ class _Tree:
         self.names[name] = value
         return name
 
-    def _emit(self, node: Any) -> str:
-        """Emit the lines computing ``node``; returns the local name holding its value."""
-        self.size += 1
-        args = []
-        for socket in self.inputs[id(node)] or ():
-            if socket in node.consts:
-                args.append(self._bind("k", node.consts[socket]))
+    def _emit(self, top: Any) -> str:
+        """Emit the lines computing ``top`` and every node folded into it, each node after the nodes it reads (an
+        explicit stack: a chain of thousands of nodes must not hit Python's recursion limit); returns the local
+        name holding the top's value."""
+        stack = [(top, False)]
+        while stack:
+            node, ready = stack.pop()
+            if not ready:
+                stack.append((node, True))
+                for socket in reversed(self.inputs[id(node)] or ()):
+                    src = node.links[socket][0] if socket not in node.consts else None
+                    if src is not None and self.folded(src):
+                        stack.append((src, False))
                 continue
-            src = node.links[socket][0]
-            if self.folded(src):
-                args.append(self._emit(src))
+            self.size += 1
+            args = [self._argument(node, socket) for socket in self.inputs[id(node)] or ()]
+            infix = _INFIX.get(node.op)
+            if infix is not None:
+                expr = f" {infix} ".join(args)
+            elif node.op == "math/clamp" and _plain_bounds(node):
+                expr = self._clamp(node, args[0])
             else:
-                leaf = f"x{len(self.leaves)}"
-                self.leaves.append(leaf)
-                self.lines.insert(len(self.leaves) - 1, f"    {leaf} = {self._bind('r', node.read[socket])}()")
-                args.append(leaf)
-        infix = _INFIX.get(node.op)
-        if infix is not None:
-            expr = f" {infix} ".join(args)
-        elif node.op == "math/clamp" and _plain_bounds(node):
-            expr = self._clamp(node, args[0])
-        else:
-            expr = f"{self._bind('f', scalar_of(node))}({', '.join(args)})"
-        self.lines.append(f"    v{node.index} = {expr}")
-        return f"v{node.index}"
+                expr = f"{self._bind('f', scalar_of(node))}({', '.join(args)})"
+            self.lines.append(f"    v{node.index} = {expr}")
+        return f"v{top.index}"
+
+    def _argument(self, node: Any, socket: str) -> str:
+        """The name of input ``socket``'s value: a bound constant, a folded node's local, or a new leaf read."""
+        if socket in node.consts:
+            return self._bind("k", node.consts[socket])
+        src = node.links[socket][0]
+        if self.folded(src):
+            return f"v{src.index}"
+        leaf = f"x{len(self.leaves)}"
+        self.leaves.append(leaf)
+        self.lines.insert(len(self.leaves) - 1, f"    {leaf} = {self._bind('r', node.read[socket])}()")
+        return leaf
 
     def _clamp(self, node: Any, a: str) -> str:
         """``clamp(a, b, c)`` = ``min(max(a, min(b, c)), max(b, c))`` with constant bounds, written out: the bounds
