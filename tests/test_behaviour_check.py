@@ -154,3 +154,27 @@ def test_malformed_graph_json_never_raises() -> None:
                 prepared.runner.tick(0.0, 0.0)
                 runs += 1
     assert len(paths) > 60 and runs > 0
+
+
+def _forward_chain(count: int, loop_back: bool) -> Any:
+    """A draft graph: onStart → set v := add₀, where addₖ reads addₖ₊₁ (links pointing forward, as the draft
+    allows) down a chain of ``count`` adds; ``loop_back``: the last add reads the first one again."""
+    nodes: list[dict[str, Any]] = [
+        {"op": "event/onStart", "flows": {"out": 1}},
+        {"op": "variable/set", "configuration": {"variable": 0}, "values": {"value": link(2)}},  # draft-only
+    ]
+    for k in range(count):
+        last = k == count - 1
+        a = (link(2) if loop_back else inline("float", 1.0)) if last else link(len(nodes) + 1)
+        nodes.append({"op": "math/add", "values": {"a": a, "b": inline("float", 1.0)}})
+    graph = read_interactivity(graph_doc(nodes, variables=[variable("float", 0.0)]))
+    assert graph is not None and graph.form == "draft-2025"
+    return graph.graphs[0]
+
+
+def test_a_forward_chain_of_three_thousand_links_is_checked_to_the_end() -> None:
+    """Type inference and the loop search walk with their own stacks: a 3,000-link forward chain (three times
+    Python's recursion limit) is valid in the draft, and closing it into a loop gives exactly one KHRI-9."""
+    assert check_graph(_forward_chain(3000, False), "draft-2025") == []
+    found = check_graph(_forward_chain(3000, True), "draft-2025")
+    assert [(code, pointer) for code, pointer, _ in found] == [("KHRI-9", f"{G}/nodes/3001/values/a")]

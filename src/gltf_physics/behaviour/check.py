@@ -53,6 +53,29 @@ class _Types:
         self.memo: dict[int, dict[str, str | None]] = {}
         self.busy: set[int] = set()
 
+    def warm(self) -> None:
+        """Infer every node's outputs, each node after the nodes it reads (a post-order walk with its own stack),
+        so that no later lookup recurses along a long chain of links (a draft graph may link forward for
+        thousands of nodes; Python's recursion limit is about a thousand)."""
+        nodes, done = self.graph.nodes, set()
+        for root in nodes:
+            if root.index in done:
+                continue
+            done.add(root.index)
+            self.busy.add(root.index)  # the walk's path is busy: a loop back onto it reads as unknown types
+            stack = [(root, iter(root.values.values()))]
+            while stack:
+                node, sources = stack[-1]
+                src = next(sources, None)
+                if src is None:
+                    stack.pop()
+                    self.busy.discard(node.index)
+                    self.outputs(node)
+                elif src.node is not None and 0 <= src.node < len(nodes) and src.node not in done:
+                    done.add(src.node)
+                    self.busy.add(src.node)
+                    stack.append((nodes[src.node], iter(nodes[src.node].values.values())))
+
     def input_type(self, node: GraphNode, socket: str) -> str | None:
         src = node.values.get(socket)
         if src is None:
@@ -107,6 +130,7 @@ def check_graph_into(graph: Graph, form: str, emit: Emit) -> None:
     for decl in graph.declarations:
         _check_declaration(decl, emit)
     types = _Types(graph)
+    types.warm()
     for node in graph.nodes:
         _check_node(graph, node, form, types, emit)
     _check_value_loops(graph, emit)
@@ -267,25 +291,32 @@ def _check_config(graph: Graph, node: GraphNode, emit: Emit) -> None:
 
 
 def _check_value_loops(graph: Graph, emit: Emit) -> None:
-    """A value that depends on itself through links (possible only where links may point forward: the draft)."""
+    """A value that depends on itself through links (possible only where links may point forward: the draft).
+    A depth-first walk with its own stack: a chain of thousands of forward links must not hit Python's recursion
+    limit. Reports the first loop found, as the walk from the lowest node meets it."""
+    count = len(graph.nodes)
     state: dict[int, int] = {}  # 1: on the path, 2: done
-
-    def visit(i: int) -> bool:
-        state[i] = 1
-        for src in graph.nodes[i].values.values():
+    for root in graph.nodes:
+        if root.index in state:
+            continue
+        state[root.index] = 1
+        stack = [(root.index, iter(root.values.values()))]
+        while stack:
+            i, sources = stack[-1]
+            src = next(sources, None)
+            if src is None:
+                state[i] = 2
+                stack.pop()
+                continue
             j = src.node
-            if j is None or not 0 <= j < len(graph.nodes):
+            if j is None or not 0 <= j < count:
                 continue
             if state.get(j) == 1:
                 emit("KHRI-9", src.pointer, f"the value loops back to node {j} through value links")
-                return True
-            if j not in state and visit(j):
-                return True
-        state[i] = 2
-        return False
-    for node in graph.nodes:
-        if node.index not in state:
-            visit(node.index)
+                return
+            if j not in state:
+                state[j] = 1
+                stack.append((j, iter(graph.nodes[j].values.values())))
 
 
 def check(gltf: dict[str, Any], emit: Emit, index: Any = None) -> None:
