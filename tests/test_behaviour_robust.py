@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from behaviour_graphs import T, graph_doc, inline, link, variable
-from behaviour_scenes import KHR, add_body, add_static, add_trigger, box, sphere
+from behaviour_scenes import add_body, add_static, add_trigger, box, sphere
 from behaviour_scenes import scene as physics_scene
 from conftest import ROOT
 from gltf_physics.api import convert, read_scene
@@ -444,3 +444,56 @@ def test_nan_configured_type_is_a_khri10_error_not_a_value_error() -> None:
     doc = _launch_pad()
     _graph(doc)["nodes"][6]["configuration"]["type"]["value"] = [math.nan]
     assert _lines(doc) == [f"KHRI-10 {GRAPH}/nodes/6/configuration/type: type nan does not exist"]
+
+
+# ------------------------------------------------------------------ the CLI on mutated files
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
+    from gltf_physics.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        _timed(str(args[0]), main, [str(a) for a in args])
+    captured = capsys.readouterr()
+    return done.value.code, captured.out, captured.err
+
+
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(data=st.data())
+def test_cli_on_mutated_graphs_exits_cleanly(data: st.DataObject, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bases = _bases()
+    doc = copy.deepcopy(bases[data.draw(st.integers(0, len(bases) - 1), label="base")])
+    _mutate(doc, data, data.draw(st.integers(1, 2), label="rounds"))
+    path = tmp_path / "mutated.gltf"
+    path.write_text(json.dumps(doc))  # NaN and infinity as Python's json writes them; surrogates escaped
+    events = tmp_path / "events.jsonl"
+    for args in (("validate", path), ("info", path),
+                 ("simulate", path, "--duration", "0.5", "--events", events)):
+        code, _, err = _cli(capsys, *args)
+        assert code in (0, 1, 2), (args[0], code, err)
+        assert "Traceback" not in err and "internal error" not in err, (args[0], err)
+
+
+def test_an_object_as_a_declarations_op_is_khri2_and_converts() -> None:
+    # the retargeting on conversion looked the op up in a frozenset: TypeError "unhashable type: 'dict'"
+    doc = _launch_pad()
+    _graph(doc)["declarations"][6]["op"] = {}
+    assert _lines(doc) == [f"KHRI-2 {GRAPH}/declarations/6: a declaration needs an 'op'"]
+    for family in ("omi", "khr"):
+        converted, losses = convert(Document(json=copy.deepcopy(doc)), family)
+        assert _graph(converted.json)["nodes"][6] == _graph(doc)["nodes"][6]  # the node is left as it was
+        assert not [loss for loss in losses if loss["code"].startswith("KHRI")]
+
+
+def test_a_nan_switch_case_is_a_khri10_finding_not_a_value_error() -> None:
+    # math/switch's socket table turned every number case into int(c): ValueError on NaN
+    doc = copy.deepcopy(_bases()[1])
+    _graph(doc)["nodes"][9]["configuration"]["cases"]["value"] = [0, math.nan, 2]
+    assert _lines(doc) == [f"KHRI-10 {GRAPH}/nodes/9/configuration/cases: cases must be 32-bit integers, "
+                           "not [0, nan, 2] (the default is used)"]
+    world = World(read_scene(Document(json=doc)))
+    world.run(0.5)
+    assert world.graph_errors == [] and world.graph.errors == []  # a warning: the graph runs, on the default
+    assert [line.message for line in world.graph.logs] == ["got 0"]  # the default 0.0 × 2 (valid cases: "got 4")
