@@ -279,8 +279,7 @@ def _switch(rt: Any, node: Any) -> dict[str, Any]:
 
 def _switch_sockets(graph: Any, node: Any) -> Any:
     cases = node.configuration.get("cases")
-    names = [str(int(c)) for c in cases if isinstance(c, (int, float)) and not isinstance(c, bool)] \
-        if isinstance(cases, list) else []
+    names = [str(n) for c in cases if (n := whole(c)) is not None] if isinstance(cases, list) else []
     return {"selection": "int", "default": "T", **{n: "T" for n in names}}, {"value": "T"}, (), ()
 
 
