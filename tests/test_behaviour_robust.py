@@ -497,3 +497,18 @@ def test_a_nan_switch_case_is_a_khri10_finding_not_a_value_error() -> None:
     world.run(0.5)
     assert world.graph_errors == [] and world.graph.errors == []  # a warning: the graph runs, on the default
     assert [line.message for line in world.graph.logs] == ["got 0"]  # the default 0.0 × 2 (valid cases: "got 4")
+
+
+def test_a_for_loop_to_int32_max_stops_at_the_budget_without_a_16_gib_index_array() -> None:
+    # the vectorised loop built np.arange(0, 2**31 - 1) before checking the budget: MemoryError ("internal
+    # error") or 16 GiB taken, for a loop the scalar path stops at the budget anyway
+    from gltf_physics.behaviour.doc_host import DocumentHost
+    from gltf_physics.behaviour.run import GraphRunner
+
+    doc = copy.deepcopy(_bases()[1])
+    _graph(doc)["nodes"][2]["values"]["endIndex"]["value"] = [2**31 - 1]
+    graph = read_interactivity(doc).graphs[0]  # type: ignore[union-attr]
+    runner = GraphRunner(graph, DocumentHost(doc), activation_budget=1000)
+    _timed("start", runner.start)
+    assert [(e.message, e.pointer) for e in runner.errors] == [
+        ("stopped after 1000 activations in one tick (a loop without end?)", f"{GRAPH}/nodes/5")]
