@@ -512,3 +512,19 @@ def test_a_for_loop_to_int32_max_stops_at_the_budget_without_a_16_gib_index_arra
     _timed("start", runner.start)
     assert [(e.message, e.pointer) for e in runner.errors] == [
         ("stopped after 1000 activations in one tick (a loop without end?)", f"{GRAPH}/nodes/5")]
+
+
+def test_an_infinite_angle_gives_a_nan_quaternion_not_an_internal_error() -> None:
+    # math.sin(inf) raises ValueError ("math domain error"): math/quatFromAxisAngle (and the other trigonometry of
+    # the vector, quaternion and colour operations) stopped the graph with an "internal error" line; IEEE says NaN
+    doc = _launch_pad()
+    _graph(doc)["nodes"][4]["values"]["b"]["value"] = [math.inf]  # angle = timeSinceStart × inf
+    world = World(read_scene(Document(json=doc)))
+    for _ in range(3):
+        world.step()
+    assert world.graph.errors == []
+    quaternion = world.graph.nodes[5].cached["value"]
+    assert len(quaternion) == 4 and all(math.isnan(x) for x in quaternion)
+    from gltf_physics.behaviour.ops.color import from_oklch
+
+    assert all(math.isnan(x) for x in from_oklch(0.5, 0.1, math.inf))
