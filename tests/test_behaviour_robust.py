@@ -528,3 +528,24 @@ def test_an_infinite_angle_gives_a_nan_quaternion_not_an_internal_error() -> Non
     from gltf_physics.behaviour.ops.color import from_oklch
 
     assert all(math.isnan(x) for x in from_oklch(0.5, 0.1, math.inf))
+
+
+@pytest.mark.parametrize(("op", "values"), [
+    ("math/quatFromDirections", {"a": inline("float3", 0, 0, 0), "b": inline("float3", 0, 0, 0)}),
+    ("math/quatFromUpForward", {"up": inline("float3", 0, 1, 0), "forward": inline("float3", 0, 0, 0)}),
+    ("math/slerp", {"a": inline("float3", 1.7e308, 1.7e308, 0), "b": inline("float3", 1.7e308, 0, 0),
+                    "c": inline("float", 0.5)}),
+])
+def test_zero_and_overflowing_vectors_give_ieee_results_not_a_zero_division(op: str, values: dict[str, Any]) -> None:
+    # a zero-length cross product or vector was divided by with Python's float division: "internal error
+    # (ZeroDivisionError: float division by zero)"; IEEE division gives NaN (the inputs are not unit vectors)
+    from gltf_physics.behaviour.doc_host import DocumentHost
+    from gltf_physics.behaviour.load import prepare
+
+    doc = graph_doc([{"op": "event/onStart", "flows": {"out": 2}}, {"op": op, "values": values},
+                     {"op": "debug/log", "configuration": {"message": "{x}"}, "values": {"x": link(1)}}])
+    prepared = prepare(doc, DocumentHost(doc))
+    assert prepared.errors == [] and prepared.runner is not None  # a valid graph
+    prepared.runner.start()
+    assert prepared.runner.errors == []
+    assert "nan" in prepared.runner.logs[0].message.lower()

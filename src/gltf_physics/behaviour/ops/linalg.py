@@ -25,6 +25,14 @@ def cos(x: float) -> float:
     return m.cos(x) if m.isfinite(x) else NAN
 
 
+def _over(v: Any, n: float) -> tuple[float, ...]:
+    """``v / n`` element by element with IEEE division: a zero ``n`` (zero or overflowing input vectors) gives
+    ±inf or NaN, where Python's float division raises ZeroDivisionError."""
+    if n != 0:
+        return tuple(x / n for x in v)
+    return tuple(NAN if x == 0 or x != x else m.copysign(m.inf, x) * m.copysign(1.0, n) for x in v)
+
+
 def _len(a: tuple[float, ...]) -> float:
     return m.hypot(*a)
 
@@ -117,7 +125,7 @@ def quat_from_matrix(b: list[list[float]]) -> tuple[float, float, float, float]:
         s = m.sqrt(1.0 + b[2][2] - b[0][0] - b[1][1]) * 2
         q = ((b[0][2] + b[2][0]) / s, (b[1][2] + b[2][1]) / s, 0.25 * s, (b[1][0] - b[0][1]) / s)
     n = m.sqrt(sum(v * v for v in q))
-    return tuple(v / n for v in q)  # type: ignore[return-value]
+    return _over(q, n)
 
 
 def decompose(a: Mat) -> dict[str, Any]:
@@ -167,7 +175,7 @@ def _perpendicular(a: tuple[float, ...]) -> tuple[float, ...]:
     other = (1.0, 0.0, 0.0) if abs(a[0]) < 0.9 else (0.0, 1.0, 0.0)
     c = _cross(a, other)
     n = _len(c)
-    return tuple(x / n for x in c)
+    return _over(c, n)
 
 
 def _from_directions(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
@@ -179,7 +187,7 @@ def _from_directions(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float,
     r = _cross(a, b)
     n = _len(r)
     k = m.sqrt(0.5 - 0.5 * c)
-    return (r[0] / n * k, r[1] / n * k, r[2] / n * k, m.sqrt(0.5 + 0.5 * c))
+    return (*(x * k for x in _over(r, n)), m.sqrt(0.5 + 0.5 * c))
 
 
 def _from_up_forward(up: tuple[float, ...], fwd: tuple[float, ...]) -> tuple[float, ...]:
@@ -219,7 +227,7 @@ def _vec_slerp(a: tuple[float, ...], b: tuple[float, ...], c: float) -> tuple[fl
     lerp = tuple((1 - c) * x + c * y for x, y in zip(a, b, strict=True))
     if la < 1e-12 or lb < 1e-12:
         return lerp
-    ua, ub = tuple(x / la for x in a), tuple(y / lb for y in b)
+    ua, ub = _over(a, la), _over(b, lb)
     length = (1 - c) * la + c * lb
     if len(a) == 2:
         theta = _acos(max(-1.0, min(1.0, _dot(ua, ub))))
@@ -230,7 +238,7 @@ def _vec_slerp(a: tuple[float, ...], b: tuple[float, ...], c: float) -> tuple[fl
     d = _dot(ua, ub)
     if d > 1 - 1e-9:
         return lerp
-    r = _perpendicular(ua) if d < -1 + 1e-9 else tuple(x / _len(_cross(ua, ub)) for x in _cross(ua, ub))
+    r = _perpendicular(ua) if d < -1 + 1e-9 else _over(_cross(ua, ub), _len(_cross(ua, ub)))
     half = 0.5 * c * m.acos(max(-1.0, min(1.0, d)))
     q = (r[0] * sin(half), r[1] * sin(half), r[2] * sin(half), cos(half))
     return tuple(x * length for x in _rotate3d(ua, q))
