@@ -356,7 +356,8 @@ def _drive(doc_json: dict[str, Any], buffers: list[bytes]) -> None:
     world = _allowed("World", World, scene)
     if world is None:
         return
-    assert all("\n" not in line for line in world.graph_errors), world.graph_errors
+    assert all("\n" not in line and "cannot be compiled" not in line for line in world.graph_errors), \
+        world.graph_errors
     start = time.perf_counter()
     for _ in range(STEPS):
         try:
@@ -367,7 +368,8 @@ def _drive(doc_json: dict[str, Any], buffers: list[bytes]) -> None:
     assert time.perf_counter() - start < STAGE_SECONDS, "30 steps with the graph"
     runner = world.graph
     if runner is not None:
-        assert all("\n" not in e.message for e in runner.errors), [str(e) for e in runner.errors]
+        assert all("\n" not in e.message and "internal error" not in e.message for e in runner.errors), \
+            [str(e) for e in runner.errors]  # an operation's unexpected exception is a bug, not a graph error
         assert len(runner.errors) <= 1 or not runner.stopped
 
 
