@@ -15,7 +15,7 @@ from .model import Graph, GraphNode
 from .ops import OPS
 from .ops.pointers import parse_template
 from .read import ROOT, read_interactivity
-from .values import SIZES, convert
+from .values import SIZES, convert, whole
 
 Emit = Callable[..., None]  # emit(code, pointer, message, severity=None)
 
@@ -245,7 +245,8 @@ def _cfg(node: GraphNode, key: str) -> Any:
 
 
 def _is_int(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == int(x) and -2**31 <= x < 2**31
+    n = whole(x)
+    return n is not None and -2**31 <= n < 2**31
 
 
 def _check_config(graph: Graph, node: GraphNode, emit: Emit) -> None:

@@ -69,8 +69,8 @@ def _graphs(doc_json: dict[str, Any]) -> list[dict[str, Any]]:
 def _op(node: dict[str, Any], declarations: list[Any]) -> str | None:
     d = node.get("declaration")
     if isinstance(d, int) and not isinstance(d, bool) and 0 <= d < len(declarations):
-        decl = declarations[d]
-        return decl.get("op") if isinstance(decl, dict) else None
+        op = declarations[d].get("op") if isinstance(declarations[d], dict) else None
+        return op if isinstance(op, str) else None  # a malformed op (a list, an object) is KHRI-2's business
     return node.get("type") if isinstance(node.get("type"), str) else None  # the earliest drafts
 
 

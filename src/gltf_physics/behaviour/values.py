@@ -49,6 +49,16 @@ def wrap32(value: int) -> int:
     return value - 0x100000000 if value & 0x80000000 else value
 
 
+def whole(x: Any) -> int | None:
+    """``x`` as an int when it is a JSON integer (an int, or a float with no fraction), else None. Infinity and NaN
+    are not integers (``int(x)`` would raise on them)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    if isinstance(x, float) and not x.is_integer():  # False for ±inf and NaN too
+        return None
+    return int(x)
+
+
 def _float(x: Any) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         if isinstance(x, str):  # the draft exporter writes some numbers as strings ("NaN", "Infinity", "-1")
@@ -69,10 +79,10 @@ def convert(signature: str | None, raw: Any, pointer: str = "") -> Any:
                 raise ValueError("not a boolean")
             return raw[0]
         if signature == "int":
-            x = raw[0]
-            if isinstance(x, bool) or not isinstance(x, (int, float)) or x != int(x):
+            n = whole(raw[0])
+            if n is None:
                 raise ValueError("not an integer")
-            return wrap32(int(x))
+            return wrap32(n)
         if signature == "ref":
             if raw[0] is not None and not isinstance(raw[0], str):
                 raise ValueError("not a reference")

@@ -40,6 +40,8 @@ def run_for(rt: Any, loop: Any, target: Any, start: int, end: int) -> bool:
     n = end - start
     if n < MIN_ITERATIONS or start < 0 or rt.interpolations or not getattr(rt, "vectorise", True):
         return False
+    if rt.count + n * 2 > rt.budget:  # every iteration costs at least 2 activations (below): over the budget
+        return False  # whatever the body, so the scalar loop's error line, without an index array of n int64s
     body = _Body(rt, loop, range(start, end))
     try:
         with np.errstate(all="ignore"):  # IEEE results (inf, NaN) as the scalar path gives them, without warnings

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .linalg import cos, sin
 from .spec import OpSpec, table
 
 _RGB_TO_LMS = ((0.4122214708, 0.5363325363, 0.0514459929), (0.2119034982, 0.6806995451, 0.1073969566),
@@ -35,7 +36,7 @@ def to_oklch(r: float, g: float, b: float) -> tuple[float, float, float]:
 
 def from_oklch(l_: float, c: float, h: float) -> tuple[float, float, float]:
     """Linear RGB of an OkLCh colour."""
-    lms = _mul(_LAB_TO_LMS, (l_, c * math.cos(h), c * math.sin(h)))
+    lms = _mul(_LAB_TO_LMS, (l_, c * cos(h), c * sin(h)))
     return _mul(_LMS_TO_RGB, tuple(x * x * x for x in lms))  # type: ignore[return-value]
 
 

@@ -11,15 +11,15 @@ import random
 from typing import Any
 
 from ..errors import GraphError
+from ..values import whole
 from ..vector import run_for
 from .spec import OpSpec, table
 
 
 def _int_cfg(node: Any, key: str, fallback: int) -> int:
     value = node.cfg(key)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-        return fallback
-    return int(value)
+    n = whole(value)
+    return fallback if n is None else n
 
 
 def _budget(rt: Any, node: Any) -> GraphError:
@@ -42,9 +42,8 @@ def _branch(rt: Any, node: Any, socket: str) -> None:
 
 def _switch_init(rt: Any, node: Any) -> None:
     cases = node.config.get("cases")
-    ok = isinstance(cases, list) and all(not isinstance(c, bool) and isinstance(c, (int, float)) and c == int(c)
-                                         and -2**31 <= c < 2**31 for c in cases)
-    node.state["cases"] = {str(int(c)) for c in cases} if ok else set()  # type: ignore[union-attr]
+    ok = isinstance(cases, list) and all((n := whole(c)) is not None and -2**31 <= n < 2**31 for c in cases)
+    node.state["cases"] = {str(whole(c)) for c in cases} if ok else set()  # type: ignore[union-attr]
 
 
 def _switch(rt: Any, node: Any, socket: str) -> None:

@@ -15,6 +15,24 @@ NAN = m.nan
 _LETTERS = "abcdefghijklmnop"
 
 
+def sin(x: float) -> float:
+    """IEEE sine: NaN for ±inf (``math.sin`` raises ValueError there)."""
+    return m.sin(x) if m.isfinite(x) else NAN
+
+
+def cos(x: float) -> float:
+    """IEEE cosine: NaN for ±inf (``math.cos`` raises ValueError there)."""
+    return m.cos(x) if m.isfinite(x) else NAN
+
+
+def _over(v: Any, n: float) -> tuple[float, ...]:
+    """``v / n`` element by element with IEEE division: a zero ``n`` (zero or overflowing input vectors) gives
+    ±inf or NaN, where Python's float division raises ZeroDivisionError."""
+    if n != 0:
+        return tuple(x / n for x in v)
+    return tuple(NAN if x == 0 or x != x else m.copysign(m.inf, x) * m.copysign(1.0, n) for x in v)
+
+
 def _len(a: tuple[float, ...]) -> float:
     return m.hypot(*a)
 
@@ -107,7 +125,7 @@ def quat_from_matrix(b: list[list[float]]) -> tuple[float, float, float, float]:
         s = m.sqrt(1.0 + b[2][2] - b[0][0] - b[1][1]) * 2
         q = ((b[0][2] + b[2][0]) / s, (b[1][2] + b[2][1]) / s, 0.25 * s, (b[1][0] - b[0][1]) / s)
     n = m.sqrt(sum(v * v for v in q))
-    return tuple(v / n for v in q)  # type: ignore[return-value]
+    return _over(q, n)
 
 
 def decompose(a: Mat) -> dict[str, Any]:
@@ -157,7 +175,7 @@ def _perpendicular(a: tuple[float, ...]) -> tuple[float, ...]:
     other = (1.0, 0.0, 0.0) if abs(a[0]) < 0.9 else (0.0, 1.0, 0.0)
     c = _cross(a, other)
     n = _len(c)
-    return tuple(x / n for x in c)
+    return _over(c, n)
 
 
 def _from_directions(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
@@ -169,7 +187,7 @@ def _from_directions(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float,
     r = _cross(a, b)
     n = _len(r)
     k = m.sqrt(0.5 - 0.5 * c)
-    return (r[0] / n * k, r[1] / n * k, r[2] / n * k, m.sqrt(0.5 + 0.5 * c))
+    return (*(x * k for x in _over(r, n)), m.sqrt(0.5 + 0.5 * c))
 
 
 def _from_up_forward(up: tuple[float, ...], fwd: tuple[float, ...]) -> tuple[float, ...]:
@@ -187,8 +205,8 @@ def _from_angles(rt: Any, node: Any) -> dict[str, Any]:
     for axis in order:  # intrinsic: q = q_first * q_second * q_third
         half = 0.5 * rt.get(node, axis)
         v = [0.0, 0.0, 0.0]
-        v["xyz".index(axis)] = m.sin(half)
-        q = _quat_mul(q, (*v, m.cos(half)))
+        v["xyz".index(axis)] = sin(half)
+        q = _quat_mul(q, (*v, cos(half)))
     return {"value": q}
 
 
@@ -200,7 +218,7 @@ def _quat_slerp(a: tuple[float, ...], b: tuple[float, ...], c: float) -> tuple[f
         ka, kb = 1 - c, c
     else:
         w = m.acos(min(d, 1.0))
-        ka, kb = m.sin(w * (1 - c)) / m.sin(w), m.sin(w * c) / m.sin(w)
+        ka, kb = sin(w * (1 - c)) / sin(w), sin(w * c) / sin(w)
     return tuple(x * ka + y * kb for x, y in zip(a, b, strict=True))
 
 
@@ -209,20 +227,20 @@ def _vec_slerp(a: tuple[float, ...], b: tuple[float, ...], c: float) -> tuple[fl
     lerp = tuple((1 - c) * x + c * y for x, y in zip(a, b, strict=True))
     if la < 1e-12 or lb < 1e-12:
         return lerp
-    ua, ub = tuple(x / la for x in a), tuple(y / lb for y in b)
+    ua, ub = _over(a, la), _over(b, lb)
     length = (1 - c) * la + c * lb
     if len(a) == 2:
         theta = _acos(max(-1.0, min(1.0, _dot(ua, ub))))
         if ua[0] * ub[1] - ua[1] * ub[0] < 0:
             theta = -theta
-        ct, st = m.cos(c * theta), m.sin(c * theta)
+        ct, st = cos(c * theta), sin(c * theta)
         return ((ua[0] * ct - ua[1] * st) * length, (ua[0] * st + ua[1] * ct) * length)
     d = _dot(ua, ub)
     if d > 1 - 1e-9:
         return lerp
-    r = _perpendicular(ua) if d < -1 + 1e-9 else tuple(x / _len(_cross(ua, ub)) for x in _cross(ua, ub))
+    r = _perpendicular(ua) if d < -1 + 1e-9 else _over(_cross(ua, ub), _len(_cross(ua, ub)))
     half = 0.5 * c * m.acos(max(-1.0, min(1.0, d)))
-    q = (r[0] * m.sin(half), r[1] * m.sin(half), r[2] * m.sin(half), m.cos(half))
+    q = (r[0] * sin(half), r[1] * sin(half), r[2] * sin(half), cos(half))
     return tuple(x * length for x in _rotate3d(ua, q))
 
 
@@ -258,7 +276,7 @@ TABLE = table(
     OpSpec("math/dot", {"a": "F", "b": "F"}, {"value": "float"}, compute=_f(_dot, "a", "b")),
     OpSpec("math/cross", {"a": "float3", "b": "float3"}, {"value": "float3"}, compute=_f(_cross, "a", "b")),
     OpSpec("math/rotate2D", {"a": "float2", "angle": "float"}, {"value": "float2"},
-           compute=_f(lambda a, t: (a[0] * m.cos(t) - a[1] * m.sin(t), a[0] * m.sin(t) + a[1] * m.cos(t)),
+           compute=_f(lambda a, t: (a[0] * cos(t) - a[1] * sin(t), a[0] * sin(t) + a[1] * cos(t)),
                       "a", "angle")),
     OpSpec("math/rotate3D", {"a": "float3", "rotation": "float4"}, {"value": "float3"},
            compute=_f(_rotate3d, "a", "rotation")),
@@ -279,8 +297,8 @@ TABLE = table(
     OpSpec("math/quatAngleBetween", {"a": "float4", "b": "float4"}, {"value": "float"},
            compute=_f(lambda a, b: 2 * _acos(_dot(a, b)), "a", "b")),
     OpSpec("math/quatFromAxisAngle", {"axis": "float3", "angle": "float"}, {"value": "float4"},
-           compute=_f(lambda v, t: (v[0] * m.sin(0.5 * t), v[1] * m.sin(0.5 * t), v[2] * m.sin(0.5 * t),
-                                    m.cos(0.5 * t)), "axis", "angle")),
+           compute=_f(lambda v, t: (v[0] * sin(0.5 * t), v[1] * sin(0.5 * t), v[2] * sin(0.5 * t),
+                                    cos(0.5 * t)), "axis", "angle")),
     OpSpec("math/quatToAxisAngle", {"a": "float4"}, {"axis": "float3", "angle": "float"}, compute=_to_axis_angle),
     OpSpec("math/quatFromDirections", {"a": "float3", "b": "float3"}, {"value": "float4"},
            compute=_f(_from_directions, "a", "b")),

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..values import Mat, wrap32
+from ..values import Mat, whole, wrap32
 from .color import TABLE as COLOR
 from .linalg import TABLE as LINALG
 from .spec import OpSpec, table
@@ -271,17 +271,15 @@ def _select(rt: Any, node: Any) -> dict[str, Any]:
 def _switch(rt: Any, node: Any) -> dict[str, Any]:
     key = str(rt.get(node, "selection"))
     cases = node.config.get("cases")
-    ok = isinstance(cases, list) and all(isinstance(c, (int, float)) and not isinstance(c, bool) and c == int(c)
-                                         for c in cases)
-    if ok and key in {str(int(c)) for c in cases} and rt.has_input(node, key):  # type: ignore[union-attr]
+    ok = isinstance(cases, list) and all(whole(c) is not None for c in cases)
+    if ok and key in {str(whole(c)) for c in cases} and rt.has_input(node, key):  # type: ignore[union-attr]
         return {"value": rt.get(node, key)}
     return {"value": rt.get(node, "default")}
 
 
 def _switch_sockets(graph: Any, node: Any) -> Any:
     cases = node.configuration.get("cases")
-    names = [str(int(c)) for c in cases if isinstance(c, (int, float)) and not isinstance(c, bool)] \
-        if isinstance(cases, list) else []
+    names = [str(n) for c in cases if (n := whole(c)) is not None] if isinstance(cases, list) else []
     return {"selection": "int", "default": "T", **{n: "T" for n in names}}, {"value": "T"}, (), ()
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from ...dialects.common.triggers import trigger_nodes
 from ...dialects.registry import KHR_PHYSICS_RIGID_BODIES
 from ..errors import GraphError
+from ..values import whole
 from .spec import OpSpec, table
 
 ZERO3 = (0.0, 0.0, 0.0)
@@ -90,9 +91,7 @@ def configured_index(config: dict[str, Any]) -> int | None:
         value = value.get("value")
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-        return None
-    return int(value)
+    return whole(value)
 
 
 def _check_trigger_event(graph: Any, node: Any, emit: Callable[..., None], doc: Any = None,
