@@ -20,6 +20,7 @@ from typing import Any
 from ..model import CollisionFilter
 from .errors import SimulationError
 from .filters import collide
+from .triggers import OverlapCounter
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def ray_allows(ray: CollisionFilter | None, filters: list[CollisionFilter], key:
     return collide(ray, other)
 
 
-class ColliderTriggerLog:
+class ColliderTriggerLog(OverlapCounter):
     """Trigger events per (trigger node, collider node), as the KHR graph events define them.
 
     ``events`` holds ``{"time", "event": "enter"|"exit", "trigger", "collider", "motion"}`` (``motion`` the node of
@@ -74,36 +75,9 @@ class ColliderTriggerLog:
     (``TriggerTracker``) are kept apart and unchanged.
     """
 
-    def __init__(self) -> None:
-        self.counts: dict[tuple[int, int], int] = {}
-        self.events: list[dict[str, Any]] = []
-
     def update(self, time: float, trigger: int, collider: int, motion: int, started: bool) -> None:
         """Count one shape pair starting (``started``) or stopping to overlap."""
-        key = (trigger, collider)
-        n = self.counts.get(key, 0)
-        if started:
-            self.counts[key] = n + 1
-            if n == 0:
-                self.events.append({"time": time, "event": "enter", "trigger": trigger, "collider": collider,
-                                    "motion": motion})
-        elif n > 0:
-            if n == 1:
-                del self.counts[key]
-                self.events.append({"time": time, "event": "exit", "trigger": trigger, "collider": collider,
-                                    "motion": motion})
-            else:
-                self.counts[key] = n - 1
-
-    def state(self) -> tuple[dict[tuple[int, int], int], int]:
-        """The bookkeeping now, for :meth:`restore`."""
-        return dict(self.counts), len(self.events)
-
-    def restore(self, state: tuple[dict[tuple[int, int], int], int]) -> None:
-        """Back to a :meth:`state`."""
-        counts, n = state
-        self.counts = dict(counts)
-        del self.events[n:]
+        self._count(time, (trigger, collider), started, {"trigger": trigger, "collider": collider, "motion": motion})
 
 
 class BodyQueries:
