@@ -181,7 +181,7 @@ class ObjectModel:
         rows = self._many[1]
         if rows is None:
             return None
-        poses = self.world.engine.read_pose_rows(rows)
+        poses = self.world.engine.read_pose_rows(rows)  # rows exist for Rapier only (_root_rows): its row read
         columns = slice(4, 7) if part == "translation" else slice(0, 4)
         return poses[:, columns].astype(np.float64)
 
